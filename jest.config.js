@@ -1,0 +1,18 @@
+// Jest runs the TypeScript sources directly (ESM, transpile-only: `npm run typecheck`
+// and the build do the type checking, so tests stay fast on two cores).
+/** @type {import('jest').Config} */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+  testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/real-cluster/'],
+  moduleNameMapper: {
+    '^#(api|renderer|kube-server|runtime|kube-client)$': '<rootDir>/libs/$1/src/index.ts',
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, diagnostics: false }],
+  },
+  testTimeout: 30000,
+};

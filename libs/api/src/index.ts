@@ -1,0 +1,6 @@
+export * from './meta.js';
+export * from './definitions.js';
+export * from './application.js';
+export * from './component.js';
+export * from './revision.js';
+export * from './kinds.js';

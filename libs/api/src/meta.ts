@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+/** The API group and version every OAM kind in this project is served under. */
+export const GROUP = 'core.oam.dev';
+export const VERSION = 'v1beta1';
+export const API_VERSION = `${GROUP}/${VERSION}`;
+
+/** A DNS-1123 label: what Kubernetes accepts as most object names. */
+export const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** A DNS-1123 subdomain: what Kubernetes accepts as names of most namespaced objects. */
+export const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const NameSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(DNS1123_SUBDOMAIN, 'must be a lowercase RFC 1123 subdomain (a-z, 0-9, "-" and ".")');
+
+export const ObjectMetaSchema = z
+  .object({
+    name: NameSchema.optional(),
+    generateName: z.string().optional(),
+    namespace: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+    uid: z.string().optional(),
+    resourceVersion: z.string().optional(),
+    generation: z.number().int().optional(),
+    creationTimestamp: z.string().optional(),
+    deletionTimestamp: z.string().optional(),
+    finalizers: z.array(z.string()).optional(),
+    ownerReferences: z.array(z.record(z.string(), z.unknown())).optional(),
+    managedFields: z.array(z.record(z.string(), z.unknown())).optional(),
+  })
+  .loose();
+export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
+
+/** Free-form properties: whatever a definition's parameter schema accepts. */
+export const PropertiesSchema = z.record(z.string(), z.unknown());
+
+/** A Kubernetes API condition, as in the API conventions. */
+export const ConditionSchema = z.object({
+  type: z.string(),
+  status: z.enum(['True', 'False', 'Unknown']),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  lastTransitionTime: z.string().optional(),
+  observedGeneration: z.number().int().optional(),
+});
+export type Condition = z.infer<typeof ConditionSchema>;
+
+/** Any Kubernetes object, as far as the renderer needs to know it. */
+export interface KubeObject {
+  apiVersion: string;
+  kind: string;
+  metadata?: ObjectMeta;
+  [key: string]: unknown;
+}

@@ -1,0 +1,77 @@
+import type { KubeObject } from '#api';
+
+/**
+ * KubeVela's `context` for a template. Every key is always present (possibly
+ * empty) so templates that read them behave as under KubeVela; a key that is
+ * not listed here is not provided, and reading it is a definition error naming
+ * the key.
+ */
+export interface RenderContext {
+  name: string;
+  appName: string;
+  namespace: string;
+  appRevision: string;
+  appRevisionNum: number;
+  appLabels: Record<string, string>;
+  appAnnotations: Record<string, string>;
+  appComponents: string[];
+  /** KubeVela: the components of the application with their type and properties. */
+  components: { name: string; type: string; properties: Record<string, unknown> }[];
+  componentType: string;
+  revision: string;
+  cluster: string;
+  clusterVersion: { major: string; minor: string; gitVersion: string };
+  publishVersion: string;
+  workflowName: string;
+  /** Traits only: the workload as rendered (after earlier traits' patches). */
+  output?: KubeObject;
+  /** Traits only: the component's other outputs. */
+  outputs?: Record<string, KubeObject>;
+}
+
+export const CONTEXT_KEYS: readonly string[] = [
+  'name', 'appName', 'namespace', 'appRevision', 'appRevisionNum', 'appLabels', 'appAnnotations',
+  'appComponents', 'components', 'componentType', 'revision', 'cluster', 'clusterVersion',
+  'publishVersion', 'workflowName', 'output', 'outputs',
+];
+
+/**
+ * Where a patch merges list items by a key instead of replacing the list.
+ * Keys are paths into the patch object: map keys joined by ".", with "[]" for
+ * "every item of this list", e.g. `spec.template.spec.containers` → "name",
+ * `spec.template.spec.containers[].env` → "name".
+ */
+export type PatchKeys = Record<string, string>;
+
+/** What one evaluation of a definition's template yields. */
+export interface TemplateResult {
+  output?: KubeObject;
+  /** Named extra objects, in the template's own order. */
+  outputs: Record<string, KubeObject>;
+  /** Traits only: a partial object merged into the workload. */
+  patch?: Record<string, unknown>;
+  patchKeys: PatchKeys;
+}
+
+export interface TemplateRequest {
+  /** The parameter values after validation and defaulting. */
+  parameter: Record<string, unknown>;
+  context: RenderContext;
+}
+
+/** A JSON Schema (draft 2020-12 subset) describing a definition's parameters. */
+export type ParameterSchema = Record<string, unknown>;
+
+/** A definition's template, compiled once and evaluated many times. */
+export interface CompiledTemplate {
+  /** `ComponentDefinition/webservice`-style label for error messages. */
+  readonly definition: string;
+  /** The parameter schema (from CUE's OpenAPI export, or the Handlebars JSON Schema). */
+  parameterSchema(): Promise<ParameterSchema>;
+  evaluate(request: TemplateRequest): Promise<TemplateResult>;
+}
+
+export interface EngineOptions {
+  /** Hard limit for one evaluation, in milliseconds. */
+  timeoutMs: number;
+}
