@@ -4,3 +4,4 @@ export * from './application.js';
 export * from './component.js';
 export * from './revision.js';
 export * from './kinds.js';
+export { crdFor, generateCrds, generateEditorSchema } from './crd/generate.js';

@@ -1,0 +1,27 @@
+import { Command, Option } from 'commander';
+
+export interface RenderFlags {
+  file: string[];
+  output: 'yaml' | 'json';
+  strict: boolean;
+  namespace?: string;
+}
+
+/** `oam render`: a dry run with no cluster; prints what `oam up` would apply. */
+export function registerRender(program: Command): void {
+  program
+    .command('render')
+    .description('render Applications, Components and Traits to Kubernetes objects, without a cluster')
+    .requiredOption('-f, --file <path>', 'a YAML file, a folder (recursively), or - for stdin; repeatable', collect, [])
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .option('--strict', 'treat unknown properties as errors, not warnings', false)
+    .option('-n, --namespace <name>', 'namespace for objects that name none', 'default')
+    .action(async (flags: RenderFlags) => {
+      const { runRender } = await import('./render.action.js');
+      process.exitCode = await runRender(flags);
+    });
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}

@@ -1,0 +1,3 @@
+import { main } from './program.js';
+
+await main(process.argv);

@@ -1,0 +1,23 @@
+import { createCueEngine } from './engines/cue/index.js';
+import { createHandlebarsEngine } from './engines/handlebars/index.js';
+import { TemplateCompiler } from './engines/compiler.js';
+import { Renderer } from './render/renderer.js';
+import type { ClusterInfo } from './render/context.js';
+
+export interface RendererHandle {
+  renderer: Renderer;
+  compiler: TemplateCompiler;
+  /** Stops the CUE worker threads; the process can exit only after this. */
+  close(): Promise<void>;
+}
+
+/** A ready renderer with both engines; `timeoutMs` bounds every template evaluation. */
+export function createRenderer(options: { timeoutMs?: number; poolSize?: number; cluster?: ClusterInfo } = {}): RendererHandle {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const compiler = new TemplateCompiler({
+    cue: createCueEngine({ timeoutMs, poolSize: options.poolSize }),
+    handlebars: createHandlebarsEngine({ timeoutMs }),
+  });
+  const renderer = new Renderer({ compiler, cluster: options.cluster });
+  return { renderer, compiler, close: () => compiler.close() };
+}

@@ -1,0 +1,20 @@
+/**
+ * The renderer: OAM objects in, Kubernetes objects out.
+ * parse (YAML → validated objects) → resolve (AppSpec: components with their
+ * definitions and traits) → render (templates evaluated, patches applied,
+ * KubeVela's assembly rules). No I/O; the same code serves the controller,
+ * `oam render` and the REST API's preview.
+ */
+export { RenderError, RenderErrors, formatError, type ErrorLocation, type ErrorSource } from './errors.js';
+export * from './parse/index.js';
+export * from './resolve/index.js';
+export type { RenderContext, TemplateResult, CompiledTemplate, ParameterSchema, PatchKeys } from './engines/engine.js';
+export { TemplateCompiler, type TemplateEngines } from './engines/compiler.js';
+export { Renderer, type RendererOptions } from './render/renderer.js';
+export { RenderCache } from './render/cache.js';
+export { DEFAULT_CLUSTER, type ClusterInfo } from './render/context.js';
+export { LABELS } from './render/labels.js';
+export type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './render/result.js';
+export { renderSources, renderObjects, type DryRunOptions, type DryRunResult } from './pipeline.js';
+export { hashOf, stableStringify } from './hash.js';
+export { createRenderer, type RendererHandle } from './create.js';

@@ -1,0 +1,155 @@
+import type { Definition, KubeObject } from '#api';
+import type { CompiledTemplate, RenderContext, TemplateResult } from '../engines/engine.js';
+import type { TemplateCompiler } from '../engines/compiler.js';
+import { RenderError, RenderErrors, type ErrorLocation } from '../errors.js';
+import { hashOf } from '../hash.js';
+import { validateProperties } from '../params/index.js';
+import { applyPatch } from '../patch/index.js';
+import type { AppSpec, ResolvedComponent, ResolvedTrait } from '../resolve/index.js';
+import { assemble, generatedName } from './assemble.js';
+import { RenderCache } from './cache.js';
+import { componentContext, DEFAULT_CLUSTER, traitContext, type ClusterInfo } from './context.js';
+import { markAutoscaledReplicas } from './hpa.js';
+import { AUXILIARY_WORKLOAD } from './labels.js';
+import type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './result.js';
+
+export interface RendererOptions {
+  compiler: TemplateCompiler;
+  cache?: RenderCache;
+  cluster?: ClusterInfo;
+}
+
+/**
+ * Turns a resolved application into Kubernetes objects. Pure in the sense
+ * that matters: the same AppSpec always gives the same objects, in the same
+ * order, and nothing here does I/O (engines evaluate in worker threads).
+ * Throws RenderErrors with every problem found in the application.
+ */
+export class Renderer {
+  readonly cache: RenderCache;
+  private readonly cluster: ClusterInfo;
+
+  constructor(private readonly options: RendererOptions) {
+    this.cache = options.cache ?? new RenderCache();
+    this.cluster = options.cluster ?? DEFAULT_CLUSTER;
+  }
+
+  async render(app: AppSpec, options: RenderOptions = {}): Promise<RenderedApp> {
+    const errors: RenderError[] = [];
+    const components: RenderedComponent[] = [];
+    // Components render concurrently (the worker pool runs them in parallel); each keeps its own
+    // warnings so the report comes out in component order whatever finished first.
+    const perComponent = app.components.map(() => [] as RenderError[]);
+    const results = await Promise.allSettled(
+      app.components.map((c, i) => this.renderComponent(app, c, options, perComponent[i])),
+    );
+    results.forEach((r) => {
+      if (r.status === 'fulfilled') components.push(r.value);
+      else errors.push(...asRenderErrors(r.reason));
+    });
+    const warnings = perComponent.flat();
+    if (errors.length > 0) throw new RenderErrors(errors);
+    return { app, components, objects: components.flatMap((c) => c.objects), warnings };
+  }
+
+  private async renderComponent(
+    app: AppSpec,
+    component: ResolvedComponent,
+    options: RenderOptions,
+    warnings: RenderError[],
+  ): Promise<RenderedComponent> {
+    const context = componentContext(app, component, this.cluster);
+    const base = await this.evaluate(component.definition, component.properties, context, component, options, warnings);
+    if (!base.output) {
+      throw new RenderError('the template produced no `output` (the workload)', component.where, 'definition');
+    }
+    let workloadObject = assemble(base.output, app, {
+      component: component.name, role: 'workload', type: component.type, defaultName: component.name,
+    });
+    const auxiliary = sortedOutputs(base.outputs).map(([name, obj]) =>
+      this.placeTrait(app, component, obj, AUXILIARY_WORKLOAD, name),
+    );
+    const traitObjects: RenderedObject[] = [];
+    const outputsSoFar: Record<string, KubeObject> = Object.fromEntries(auxiliary.map((o) => [o.outputName!, o.object]));
+    for (const trait of component.traits) {
+      const ctx = traitContext(context, workloadObject, outputsSoFar);
+      const result = await this.evaluate(trait.definition, trait.properties, ctx, trait, options, warnings);
+      if (result.patch) {
+        const patched = applyPatch(workloadObject, result.patch, result.patchKeys) as KubeObject;
+        workloadObject = assemble(patched, app, { component: component.name, role: 'workload', type: component.type, defaultName: component.name });
+      }
+      if (result.output) traitObjects.push(this.placeTrait(app, component, result.output, trait.type, trait.type));
+      for (const [name, obj] of sortedOutputs(result.outputs)) {
+        const placed = this.placeTrait(app, component, obj, trait.type, name);
+        outputsSoFar[name] = placed.object;
+        traitObjects.push(placed);
+      }
+    }
+    const workload: RenderedObject = { object: workloadObject, component: component.name, role: 'workload', omitOnApply: [] };
+    const rendered: RenderedComponent = {
+      name: component.name,
+      type: component.type,
+      workload,
+      objects: [workload, ...auxiliary, ...traitObjects],
+    };
+    warnings.push(...markAutoscaledReplicas(rendered).map((w) => w.within(component.where)));
+    return rendered;
+  }
+
+  private placeTrait(app: AppSpec, component: ResolvedComponent, obj: KubeObject, type: string, outputName: string): RenderedObject {
+    const object = assemble(obj, app, {
+      component: component.name, role: 'trait', type, outputName,
+      defaultName: generatedName(component.name, type === outputName ? type : `${type}-${outputName}`),
+    });
+    return { object, component: component.name, role: 'trait', traitType: type, outputName, omitOnApply: [] };
+  }
+
+  /** Validates properties, then evaluates the template, through the cache. */
+  private async evaluate(
+    definition: Definition,
+    properties: Record<string, unknown>,
+    context: RenderContext,
+    subject: ResolvedComponent | ResolvedTrait,
+    options: RenderOptions,
+    warnings: RenderError[],
+  ): Promise<TemplateResult> {
+    const template: CompiledTemplate = this.options.compiler.compile(definition);
+    const schema = await template.parameterSchema();
+    const isHandlebars = Boolean(definition.spec.schematic.handlebars);
+    const checked = validateProperties(schema, properties, { strict: options.strict, applyDefaults: isHandlebars });
+    const located = (path: string): ErrorLocation => ({ ...subject.where, path, line: lineOf(subject, path) ?? subject.where.line });
+    const problems = checked.issues.filter((i) => i.severity === 'error');
+    warnings.push(...checked.issues.filter((i) => i.severity === 'warning').map((i) => new RenderError(i.message, located(i.path))));
+    if (problems.length > 0) throw new RenderErrors(problems.map((i) => new RenderError(i.message, located(i.path))));
+
+    const parameter = checked.value;
+    const key = hashOf({ definition: definition.spec.schematic, name: definition.metadata.name, parameter, context });
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    try {
+      return this.cache.set(key, await template.evaluate({ parameter, context }));
+    } catch (err) {
+      const located = (e: RenderError) =>
+        e.within({ ...subject.where, line: (e.location.path && lineOf(subject, e.location.path)) || subject.where.line });
+      throw new RenderErrors(asRenderErrors(err).map(located));
+    }
+  }
+}
+
+function sortedOutputs(outputs: Record<string, KubeObject>): [string, KubeObject][] {
+  return Object.entries(outputs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/** `properties.ports[0].port` → the line of that field in the user's file. */
+function lineOf(subject: ResolvedComponent | ResolvedTrait, path: string): number | undefined {
+  if (!path.startsWith('properties')) return undefined;
+  const segments = [...path.slice('properties'.length).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]));
+  return subject.lineOfProperty(segments);
+}
+
+export function asRenderErrors(err: unknown): RenderError[] {
+  if (err instanceof RenderErrors) return err.errors;
+  if (Array.isArray(err) && err.every((e) => e instanceof RenderError)) return err;
+  if (err instanceof RenderError) return [err];
+  throw err; // a bug, not bad input: let it surface with its stack
+}

@@ -1,0 +1,39 @@
+import type { KubeObject } from '#api';
+import type { RenderError } from '../errors.js';
+import type { AppSpec } from '../resolve/index.js';
+
+export interface RenderedObject {
+  object: KubeObject;
+  component: string;
+  role: 'workload' | 'trait';
+  /** The trait type that produced it (for workloads: undefined). */
+  traitType?: string;
+  outputName?: string;
+  /**
+   * Field paths the controller must leave out when applying, e.g.
+   * `['spec', 'replicas']` when a HorizontalPodAutoscaler owns them, so the
+   * controller and the HPA never fight.
+   */
+  omitOnApply: string[][];
+}
+
+export interface RenderedComponent {
+  name: string;
+  type: string;
+  workload: RenderedObject;
+  /** Workload first, then the component's own outputs by name, then each trait's outputs by trait order and name. */
+  objects: RenderedObject[];
+}
+
+export interface RenderedApp {
+  app: AppSpec;
+  components: RenderedComponent[];
+  /** Every object in the stable order: component order, then each component's `objects`. */
+  objects: RenderedObject[];
+  warnings: RenderError[];
+}
+
+export interface RenderOptions {
+  /** Unknown properties are errors instead of warnings. */
+  strict?: boolean;
+}
