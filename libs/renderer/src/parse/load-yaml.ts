@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments, isMap, isNode, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document } from 'yaml';
 import { RenderError } from '../errors.js';
 import type { KubeObject } from '#api';
 import type { SourceFile, SourcedObject } from './source.js';
@@ -33,15 +33,15 @@ export function loadYamlDocuments(
   const errors: RenderError[] = [];
   const list = Array.isArray(docs) ? docs : [docs];
   list.forEach((doc, index) => {
-    const docErrors = [...doc.errors];
-    if (docErrors.length > 0) {
-      for (const e of docErrors) {
-        const pos = e.linePos?.[0];
-        errors.push(new RenderError(firstLine(e.message), { file: file.path, line: pos?.line, column: pos?.col }));
-      }
+    if (doc.errors.length > 0) {
+      // Only the first: later syntax errors in a document are usually echoes of it.
+      const e = doc.errors[0];
+      const pos = lineCounter.linePos(e.pos[0]);
+      errors.push(new RenderError(firstLine(e.message), { file: file.path, line: pos.line, column: pos.col }));
       return;
     }
-    if (doc.contents === null) return; // an empty document, e.g. a trailing `---`
+    // An empty document, e.g. after a trailing `---`.
+    if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return;
     const start = lineCounter.linePos(doc.contents.range?.[0] ?? 0).line;
     if (!isMap(doc.contents)) {
       errors.push(new RenderError('expected a YAML map (a Kubernetes object)', { file: file.path, line: start }));

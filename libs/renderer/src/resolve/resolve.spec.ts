@@ -1,0 +1,154 @@
+import type { Definition } from '#api';
+import { parseSources } from '../parse/index.js';
+import { InMemoryCatalog } from './catalog.js';
+import { resolveObjects } from './resolve.js';
+
+const cueSchematic = { cue: { template: 'output: {}' } };
+const componentDef = (name: string, kind = 'Deployment', namespace?: string): Definition => ({
+  apiVersion: 'core.oam.dev/v1beta1',
+  kind: 'ComponentDefinition',
+  metadata: { name, namespace },
+  spec: { workload: { definition: { apiVersion: kind === 'Job' ? 'batch/v1' : 'apps/v1', kind } }, schematic: cueSchematic },
+});
+const traitDef = (name: string, spec: Record<string, unknown> = {}): Definition => ({
+  apiVersion: 'core.oam.dev/v1beta1',
+  kind: 'TraitDefinition',
+  metadata: { name },
+  spec: { schematic: cueSchematic, ...spec },
+});
+
+const catalog = new InMemoryCatalog([
+  [
+    componentDef('webservice'),
+    componentDef('worker'),
+    componentDef('task', 'Job'),
+    traitDef('scaler', { appliesToWorkloads: ['deployments.apps'] }),
+    traitDef('hpa', { appliesToWorkloads: ['deployments.apps', 'statefulsets.apps'] }),
+    traitDef('cpuscaler', { conflictsWith: ['hpa'] }),
+    traitDef('gateway'),
+  ],
+]);
+
+function resolve(text: string) {
+  const parsed = parseSources([{ path: 'app.yaml', text }]);
+  expect(parsed.errors.map((e) => e.message)).toEqual([]);
+  const r = resolveObjects(parsed.objects, catalog);
+  return { ...r, messages: r.errors.map((e) => e.message) };
+}
+
+const header = 'apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata:\n  name: shop\nspec:\n  components:\n';
+
+describe('resolveObjects', () => {
+  it('resolves inline components and traits with their definitions', () => {
+    const { apps, errors } = resolve(`${header}    - name: api\n      type: webservice\n      traits:\n        - type: scaler\n          properties: {replicas: 2}\n`);
+    expect(errors).toEqual([]);
+    expect(apps).toHaveLength(1);
+    const [c] = apps[0].components;
+    expect([c.name, c.type, c.definition.metadata.name, c.traits.map((t) => t.type)]).toEqual(['api', 'webservice', 'webservice', ['scaler']]);
+    expect(apps[0].namespace).toBe('default');
+  });
+
+  it('suggests the nearest component type for an unknown one', () => {
+    const { messages } = resolve(`${header}    - name: api\n      type: websevice\n`);
+    expect(messages).toEqual([
+      'app.yaml:7: Application "shop", components[0] "api" (websevice): type: unknown component type "websevice" (did you mean "webservice"?); known component types: task, webservice, worker',
+    ]);
+  });
+
+  it('suggests the nearest trait type and points at the trait line', () => {
+    const { messages } = resolve(`${header}    - name: api\n      type: webservice\n      traits:\n        - type: scalr\n`);
+    expect(messages).toEqual([
+      'app.yaml:10: Application "shop", components[0] "api" (webservice), traits[0] (scalr): type: unknown trait type "scalr" (did you mean "scaler"?); known trait types: cpuscaler, gateway, hpa, scaler',
+    ]);
+  });
+
+  it('refuses a trait that does not apply to the workload', () => {
+    const { messages } = resolve(`${header}    - name: job\n      type: task\n      traits:\n        - type: scaler\n`);
+    expect(messages).toEqual([
+      'app.yaml:10: Application "shop", components[0] "job" (task), traits[0] (scaler): trait "scaler" does not apply to component type "task" (it applies to: deployments.apps)',
+    ]);
+  });
+
+  it('refuses conflicting traits', () => {
+    const { messages } = resolve(`${header}    - name: api\n      type: webservice\n      traits:\n        - type: hpa\n        - type: cpuscaler\n`);
+    expect(messages).toEqual([
+      'app.yaml:11: Application "shop", components[0] "api" (webservice), traits[1] (cpuscaler): trait "cpuscaler" conflicts with trait "hpa" on the same component',
+    ]);
+  });
+
+  it('checks dependsOn names and cycles', () => {
+    const { messages } = resolve(
+      `${header}    - name: a\n      type: worker\n      dependsOn: [b]\n    - name: b\n      type: worker\n      dependsOn: [a, c]\n`,
+    );
+    expect(messages).toEqual([
+      'app.yaml:10: Application "shop", components[1] "b" (worker): dependsOn "c": no such component (components: a, b)',
+      'app.yaml:7: Application "shop", components[0] "a" (worker): dependsOn forms a cycle: a → b → a',
+    ]);
+  });
+
+  it('deploys an unreferenced Component as its own application, with Traits targeting it', () => {
+    const text = `apiVersion: core.oam.dev/v1beta1
+kind: Component
+metadata: {name: checkout, namespace: shop}
+spec: {type: webservice, properties: {image: nginx}}
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Trait
+metadata: {name: checkout-scale, namespace: shop}
+spec: {type: scaler, target: {component: checkout}, properties: {replicas: 3}}
+`;
+    const { apps, errors } = resolve(text);
+    expect(errors).toEqual([]);
+    expect(apps.map((a) => [a.owner.kind, a.name, a.namespace])).toEqual([['Component', 'checkout', 'shop']]);
+    expect(apps[0].components[0].traits.map((t) => [t.type, t.origin])).toEqual([['scaler', { kind: 'Trait', name: 'checkout-scale' }]]);
+  });
+
+  it('joins a referenced Component into its Application and does not deploy it alone', () => {
+    const text = `apiVersion: core.oam.dev/v1beta1
+kind: Component
+metadata: {name: checkout}
+spec: {type: webservice, properties: {image: nginx}}
+---
+${header}    - name: pay
+      componentRef: checkout
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Trait
+metadata: {name: t1}
+spec: {type: gateway, target: {component: pay, application: shop}}
+`;
+    const { apps, errors } = resolve(text);
+    expect(errors).toEqual([]);
+    expect(apps.map((a) => a.name)).toEqual(['shop']);
+    expect(apps[0].components[0]).toMatchObject({ name: 'pay', type: 'webservice', properties: { image: 'nginx' } });
+    expect(apps[0].components[0].traits.map((t) => t.type)).toEqual(['gateway']);
+  });
+
+  it('reports a componentRef to a missing Component and a Trait whose target is missing', () => {
+    const text = `${header}    - name: pay\n      componentRef: nothere\n---
+apiVersion: core.oam.dev/v1beta1
+kind: Trait
+metadata: {name: lost}
+spec: {type: gateway, target: {component: ghost}}
+`;
+    const { messages } = resolve(text);
+    expect(messages).toEqual([
+      'app.yaml:8: Application "shop", components[0] "pay": componentRef: no Component "nothere" in namespace "default"',
+      'app.yaml:14: Trait "lost": spec.target: target Component "ghost" not found in namespace "default"',
+    ]);
+  });
+
+  it('warns that workflow steps are stored but not run', () => {
+    const { warnings } = resolve(`${header}    - name: a\n      type: worker\n  workflow:\n    steps: [{name: s, type: deploy}]\n`);
+    expect(warnings.map((w) => w.message)).toEqual([
+      'app.yaml:10: Application "shop": spec.workflow is stored but its steps are not run by this platform yet: every component is applied, in dependsOn order',
+    ]);
+  });
+
+  it('prefers a definition in the application namespace over the system one', () => {
+    const local = componentDef('webservice', 'StatefulSet', 'team-a');
+    const layered = new InMemoryCatalog([[local, componentDef('webservice')]]);
+    expect(layered.componentDefinition('webservice', 'team-a')?.spec.workload?.definition?.kind).toBe('StatefulSet');
+    expect(layered.componentDefinition('webservice', 'team-b')?.spec.workload?.definition?.kind).toBe('Deployment');
+  });
+});

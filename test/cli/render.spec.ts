@@ -1,0 +1,76 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { projectRoot } from '../../apps/cli/src/io/builtin-definitions.js';
+import { ensureBuilt } from '../support/build.js';
+
+/** `oam render` as a user runs it: the built CLI in a child process (`npm test` builds first). */
+const root = projectRoot();
+
+function oam(args: string[], input?: string) {
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'oam.js'), ...args], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function tempFile(name: string, text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'oam-cli-'));
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('oam render', () => {
+  beforeAll(() => ensureBuilt(root), 240_000);
+
+  it('prints a multi-document YAML stream for an example', () => {
+    const r = oam(['render', '-f', 'examples/hello']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const kinds = parseAllDocuments(r.stdout).map((d) => (d.toJS() as { kind: string }).kind);
+    expect(kinds).toEqual(['Deployment', 'Service']);
+  });
+
+  it('prints one v1 List with -o json', () => {
+    const r = oam(['render', '-f', 'examples/hello/app.yaml', '-o', 'json']);
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
+    expect(list.items.map((i: { kind: string }) => i.kind)).toEqual(['Deployment', 'Service']);
+  });
+
+  it('reads stdin with -f -', () => {
+    const text = 'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec: {type: worker, properties: {image: busybox}}\n';
+    const r = oam(['render', '-f', '-'], text);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kind: Deployment');
+  });
+
+  it('exits 1 with the error on stderr and nothing on stdout for bad input', () => {
+    const path = tempFile('app.yaml', 'apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n    - name: api\n      type: webservice\n      properties:\n        image: nginx\n        port: eighty\n');
+    const r = oam(['render', '-f', path]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(':10: Application "shop", components[0] "api" (webservice): properties.port: expected integer, got "eighty"');
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+
+  it('exits 1 for a missing file, naming it', () => {
+    const r = oam(['render', '-f', 'no/such/file.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('error: no/such/file.yaml: no such file or folder\n');
+    expect(r.stdout).toBe('');
+  });
+
+  it('warns about unknown properties, and fails on them under --strict', () => {
+    const path = tempFile('c.yaml', 'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec:\n  type: worker\n  properties:\n    image: busybox\n    imagee: typo\n');
+    const loose = oam(['render', '-f', path]);
+    expect(loose.code).toBe(0);
+    expect(loose.stderr).toMatch(/warning: .*:8: Component "w" \(worker\): properties\.imagee: unknown field \(did you mean "image"\?\)/);
+    const strict = oam(['render', '--strict', '-f', path]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe('');
+    expect(strict.stderr).toMatch(/error: .*properties\.imagee: unknown field/);
+  });
+});

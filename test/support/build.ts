@@ -1,0 +1,18 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Tests that run the `oam` command as a user would need the compiled CLI in
+ * dist/. Rebuild it (a few seconds) so they never test stale code; type
+ * errors are `npm run typecheck`'s business, so only a missing output fails.
+ */
+export function ensureBuilt(root: string): void {
+  spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'ignore',
+    timeout: 240_000,
+  });
+  const main = join(root, 'dist', 'apps', 'cli', 'src', 'main.js');
+  if (!existsSync(main)) throw new Error(`build produced no ${main}: run \`npm run build\` to see why`);
+}
