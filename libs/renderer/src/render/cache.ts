@@ -31,6 +31,10 @@ export class RenderCache {
     return frozen;
   }
 
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -1,0 +1,42 @@
+/**
+ * `npm run bench [suite ...]`: runs the benchmark suites, prints a table
+ * per suite and writes bench/results/<suite>.json (figures, machine, date).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import Table from 'cli-table3';
+import type { BenchSuite } from './types.js';
+
+const suites: Record<string, () => Promise<BenchSuite>> = {
+  renderer: async () => (await import('./renderer/render.bench.js')).suite,
+};
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const names = wanted.length ? wanted : Object.keys(suites);
+  for (const name of names) {
+    const load = suites[name];
+    if (!load) {
+      process.stderr.write(`unknown suite "${name}"; suites: ${Object.keys(suites).join(', ')}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(`running ${name}...\n`);
+    const suite = await load();
+    const results = await suite.run();
+    const table = new Table({ head: ['benchmark', 'value', 'unit', 'detail'] });
+    for (const r of results) table.push([r.name, formatValue(r.value), r.unit, r.detail ?? '']);
+    process.stdout.write(`${table.toString()}\n`);
+    const dir = join(process.cwd(), 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
+    writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ suite: name, date: new Date().toISOString(), machine, results }, null, 2)}\n`);
+  }
+}
+
+function formatValue(v: number): string {
+  return v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toFixed(4);
+}
+
+await main();
