@@ -6,13 +6,13 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/real-cluster/'],
+  testPathIgnorePatterns: ["/node_modules/", "/dist/", "/test/real-cluster/"],
   moduleNameMapper: {
     '^#(api|renderer|kube-server|runtime|kube-client)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {
-    '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, diagnostics: false }],
+    '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
   testTimeout: 30000,
 };
