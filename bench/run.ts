@@ -30,8 +30,16 @@ async function main(): Promise<void> {
     process.stdout.write(`${table.toString()}\n`);
     const dir = join(process.cwd(), 'bench', 'results');
     mkdirSync(dir, { recursive: true });
-    const machine = { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version };
-    writeFileSync(join(dir, `${name}.json`), `${JSON.stringify({ suite: name, date: new Date().toISOString(), machine, results }, null, 2)}\n`);
+    const machine = {
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+    };
+    writeFileSync(
+      join(dir, `${name}.json`),
+      `${JSON.stringify({ suite: name, date: new Date().toISOString(), machine, results }, null, 2)}\n`,
+    );
   }
 }
 

@@ -62,9 +62,24 @@ export const suite: BenchSuite = {
     }
     await handle.close();
     return [
-      { name: 'cold: first render in a new process (worker start + CUE init + compile)', value: coldMs, unit: 'ms', detail: '1 component, 3 traits' },
-      { name: 'warm, uncached: per component with 3 traits', value: median(uncached), unit: 'ms', detail: `median of ${uncached.length}` },
-      { name: 'warm, cache hit: per component with 3 traits', value: median(hits), unit: 'ms', detail: `median of ${hits.length}` },
+      {
+        name: 'cold: first render in a new process (worker start + CUE init + compile)',
+        value: coldMs,
+        unit: 'ms',
+        detail: '1 component, 3 traits',
+      },
+      {
+        name: 'warm, uncached: per component with 3 traits',
+        value: median(uncached),
+        unit: 'ms',
+        detail: `median of ${uncached.length}`,
+      },
+      {
+        name: 'warm, cache hit: per component with 3 traits',
+        value: median(hits),
+        unit: 'ms',
+        detail: `median of ${hits.length}`,
+      },
       { name: 'cache hit vs uncached', value: median(uncached) / median(hits), unit: 'x faster' },
     ];
   },

@@ -17,13 +17,17 @@ describe('generated CRDs and editor schema', () => {
     const untyped: string[] = [];
     const walk = (node: Record<string, unknown>, path: string) => {
       if (!node.type && !node['x-kubernetes-preserve-unknown-fields']) untyped.push(path);
-      if (node.properties && node.additionalProperties) untyped.push(`${path} (properties beside additionalProperties)`);
-      for (const [k, v] of Object.entries((node.properties as Record<string, Record<string, unknown>>) ?? {})) walk(v, `${path}.${k}`);
+      if (node.properties && node.additionalProperties)
+        untyped.push(`${path} (properties beside additionalProperties)`);
+      for (const [k, v] of Object.entries((node.properties as Record<string, Record<string, unknown>>) ?? {}))
+        walk(v, `${path}.${k}`);
       if (node.items) walk(node.items as Record<string, unknown>, `${path}[]`);
-      if (typeof node.additionalProperties === 'object') walk(node.additionalProperties as Record<string, unknown>, `${path}{}`);
+      if (typeof node.additionalProperties === 'object')
+        walk(node.additionalProperties as Record<string, unknown>, `${path}{}`);
     };
     for (const crd of generateCrds()) {
-      const version = (crd.spec as { versions: { schema: { openAPIV3Schema: Record<string, unknown> } }[] }).versions[0];
+      const version = (crd.spec as { versions: { schema: { openAPIV3Schema: Record<string, unknown> } }[] })
+        .versions[0];
       walk(version.schema.openAPIV3Schema, (crd.metadata as { name: string }).name);
     }
     expect(untyped).toEqual([]);

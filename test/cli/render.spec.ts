@@ -10,7 +10,12 @@ import { ensureBuilt } from '../support/build.js';
 const root = projectRoot();
 
 function oam(args: string[], input?: string) {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'oam.js'), ...args], { cwd: root, input, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'oam.js'), ...args], {
+    cwd: root,
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -41,18 +46,24 @@ describe('oam render', () => {
   });
 
   it('reads stdin with -f -', () => {
-    const text = 'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec: {type: worker, properties: {image: busybox}}\n';
+    const text =
+      'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec: {type: worker, properties: {image: busybox}}\n';
     const r = oam(['render', '-f', '-'], text);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('kind: Deployment');
   });
 
   it('exits 1 with the error on stderr and nothing on stdout for bad input', () => {
-    const path = tempFile('app.yaml', 'apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n    - name: api\n      type: webservice\n      properties:\n        image: nginx\n        port: eighty\n');
+    const path = tempFile(
+      'app.yaml',
+      'apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n    - name: api\n      type: webservice\n      properties:\n        image: nginx\n        port: eighty\n',
+    );
     const r = oam(['render', '-f', path]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toContain(':10: Application "shop", components[0] "api" (webservice): properties.port: expected integer, got "eighty"');
+    expect(r.stderr).toContain(
+      ':10: Application "shop", components[0] "api" (webservice): properties.port: expected integer, got "eighty"',
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
@@ -64,10 +75,15 @@ describe('oam render', () => {
   });
 
   it('warns about unknown properties, and fails on them under --strict', () => {
-    const path = tempFile('c.yaml', 'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec:\n  type: worker\n  properties:\n    image: busybox\n    imagee: typo\n');
+    const path = tempFile(
+      'c.yaml',
+      'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec:\n  type: worker\n  properties:\n    image: busybox\n    imagee: typo\n',
+    );
     const loose = oam(['render', '-f', path]);
     expect(loose.code).toBe(0);
-    expect(loose.stderr).toMatch(/warning: .*:8: Component "w" \(worker\): properties\.imagee: unknown field \(did you mean "image"\?\)/);
+    expect(loose.stderr).toMatch(
+      /warning: .*:8: Component "w" \(worker\): properties\.imagee: unknown field \(did you mean "image"\?\)/,
+    );
     const strict = oam(['render', '--strict', '-f', path]);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toBe('');

@@ -8,7 +8,9 @@ import * as k8s from '@kubernetes/client-node';
  */
 const kubeconfig = process.env.REAL_KUBECONFIG;
 if (!kubeconfig) throw new Error('REAL_KUBECONFIG is not set: run test/real-cluster/run.sh');
-const expectedVersion = /K8S_VERSION=(\S+)/.exec(readFileSync(new URL('./versions.env', import.meta.url), 'utf8'))![1];
+const expectedVersion = /K8S_VERSION=(\S+)/.exec(
+  readFileSync(new URL('./versions.env', import.meta.url), 'utf8'),
+)![1];
 
 const kc = new k8s.KubeConfig();
 kc.loadFromFile(kubeconfig);
@@ -52,7 +54,10 @@ describe('real control plane', () => {
         spec: {
           replicas: 2,
           selector: { matchLabels: { app: 'web' } },
-          template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'web', image: 'nginx' }] },
+          },
         },
       },
     });

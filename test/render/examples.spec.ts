@@ -27,16 +27,23 @@ afterAll(() => handle.close());
 
 describe('examples', () => {
   it('there are examples to render', () => {
-    expect(examples).toEqual(expect.arrayContaining(['hello', 'split-roles', 'multi-component', 'handlebars']));
+    expect(examples).toEqual(
+      expect.arrayContaining(['hello', 'split-roles', 'multi-component', 'handlebars']),
+    );
   });
 
   it.each(examples)('%s renders as its golden file', async (name) => {
     const files = await readInputs([join(root, 'examples', name)]);
     const result = await renderSources(files, handle.renderer, { builtins });
     expect(result.errors.map((e) => e.message)).toEqual([]);
-    const text = formatObjects(result.apps.flatMap((a) => a.objects.map((o) => o.object)), 'yaml');
+    const text = formatObjects(
+      result.apps.flatMap((a) => a.objects.map((o) => o.object)),
+      'yaml',
+    );
     const golden = join(root, 'test', 'render', 'golden', `${name}.yaml`);
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, text);
-    expect(existsSync(golden) ? readFileSync(golden, 'utf8') : `missing ${golden}: run with UPDATE_GOLDEN=1`).toBe(text);
+    expect(
+      existsSync(golden) ? readFileSync(golden, 'utf8') : `missing ${golden}: run with UPDATE_GOLDEN=1`,
+    ).toBe(text);
   });
 });

@@ -8,11 +8,15 @@ import { join } from 'node:path';
  * errors are `npm run typecheck`'s business, so only a missing output fails.
  */
 export function ensureBuilt(root: string): void {
-  spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: root,
-    stdio: 'ignore',
-    timeout: 240_000,
-  });
+  spawnSync(
+    process.execPath,
+    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+    {
+      cwd: root,
+      stdio: 'ignore',
+      timeout: 240_000,
+    },
+  );
   const main = join(root, 'dist', 'apps', 'cli', 'src', 'main.js');
   if (!existsSync(main)) throw new Error(`build produced no ${main}: run \`npm run build\` to see why`);
 }

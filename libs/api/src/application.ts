@@ -25,7 +25,11 @@ export const ApplicationComponentSchema = z
   })
   .superRefine((c, ctx) => {
     if (c.type && c.componentRef) {
-      ctx.addIssue({ code: 'custom', message: 'set either type or componentRef, not both', path: ['componentRef'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'set either type or componentRef, not both',
+        path: ['componentRef'],
+      });
     } else if (!c.type && !c.componentRef) {
       ctx.addIssue({ code: 'custom', message: 'required: type (or componentRef)', path: ['type'] });
     }

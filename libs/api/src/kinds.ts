@@ -64,7 +64,11 @@ export const OAM_KINDS: readonly KindInfo[] = [
     schema: ComponentDefinitionSchema,
     printerColumns: [
       { name: 'Workload-Kind', type: 'string', jsonPath: '.spec.workload.definition.kind' },
-      { name: 'Description', type: 'string', jsonPath: `.metadata.annotations['definition\\.oam\\.dev/description']` },
+      {
+        name: 'Description',
+        type: 'string',
+        jsonPath: `.metadata.annotations['definition\\.oam\\.dev/description']`,
+      },
       age,
     ],
   },
@@ -76,7 +80,11 @@ export const OAM_KINDS: readonly KindInfo[] = [
     schema: TraitDefinitionSchema,
     printerColumns: [
       { name: 'Applies-To', type: 'string', jsonPath: '.spec.appliesToWorkloads' },
-      { name: 'Description', type: 'string', jsonPath: `.metadata.annotations['definition\\.oam\\.dev/description']` },
+      {
+        name: 'Description',
+        type: 'string',
+        jsonPath: `.metadata.annotations['definition\\.oam\\.dev/description']`,
+      },
       age,
     ],
   },

@@ -12,7 +12,9 @@ export interface RendererHandle {
 }
 
 /** A ready renderer with both engines; `timeoutMs` bounds every template evaluation. */
-export function createRenderer(options: { timeoutMs?: number; poolSize?: number; cluster?: ClusterInfo } = {}): RendererHandle {
+export function createRenderer(
+  options: { timeoutMs?: number; poolSize?: number; cluster?: ClusterInfo } = {},
+): RendererHandle {
   const timeoutMs = options.timeoutMs ?? 5000;
   const compiler = new TemplateCompiler({
     cue: createCueEngine({ timeoutMs, poolSize: options.poolSize }),

@@ -8,7 +8,13 @@
 export { RenderError, RenderErrors, formatError, type ErrorLocation, type ErrorSource } from './errors.js';
 export * from './parse/index.js';
 export * from './resolve/index.js';
-export type { RenderContext, TemplateResult, CompiledTemplate, ParameterSchema, PatchKeys } from './engines/engine.js';
+export type {
+  RenderContext,
+  TemplateResult,
+  CompiledTemplate,
+  ParameterSchema,
+  PatchKeys,
+} from './engines/engine.js';
 export { TemplateCompiler, type TemplateEngines } from './engines/compiler.js';
 export { Renderer, type RendererOptions } from './render/renderer.js';
 export { RenderCache } from './render/cache.js';

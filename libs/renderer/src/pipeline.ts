@@ -23,13 +23,21 @@ export interface DryRunResult {
  * preview need it. All-or-nothing: when `errors` is not empty, `apps` is
  * empty, so no caller can act on half a result.
  */
-export async function renderSources(files: readonly SourceFile[], renderer: Renderer, options: DryRunOptions): Promise<DryRunResult> {
+export async function renderSources(
+  files: readonly SourceFile[],
+  renderer: Renderer,
+  options: DryRunOptions,
+): Promise<DryRunResult> {
   const parsed = parseSources(files);
   if (parsed.errors.length > 0) return { apps: [], errors: parsed.errors, warnings: [] };
   return renderObjects(parsed.objects, renderer, options);
 }
 
-export async function renderObjects(objects: readonly OamObject[], renderer: Renderer, options: DryRunOptions): Promise<DryRunResult> {
+export async function renderObjects(
+  objects: readonly OamObject[],
+  renderer: Renderer,
+  options: DryRunOptions,
+): Promise<DryRunResult> {
   const inputDefinitions = objects
     .filter((o) => o.kind === 'ComponentDefinition' || o.kind === 'TraitDefinition')
     .map((o) => o.object as Definition);

@@ -11,7 +11,8 @@ export function projectRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'definitions')) || !existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error('cannot find the project root (a folder with package.json and definitions/)');
+    if (parent === dir)
+      throw new Error('cannot find the project root (a folder with package.json and definitions/)');
     dir = parent;
   }
   return dir;
@@ -23,7 +24,9 @@ export async function loadBuiltinDefinitions(root = projectRoot()): Promise<Defi
   const parsed = parseSources(files);
   if (parsed.errors.length > 0) {
     // A broken built-in is our bug, but it should still read like any other error.
-    throw new UserError(`built-in definitions are invalid:\n${parsed.errors.map((e) => `  ${e.message}`).join('\n')}`);
+    throw new UserError(
+      `built-in definitions are invalid:\n${parsed.errors.map((e) => `  ${e.message}`).join('\n')}`,
+    );
   }
   return parsed.objects
     .filter((o) => o.kind === 'ComponentDefinition' || o.kind === 'TraitDefinition')

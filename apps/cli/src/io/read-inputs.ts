@@ -9,7 +9,10 @@ const YAML_EXTENSIONS = new Set(['.yaml', '.yml']);
  * Expands `-f` arguments: a file, a folder (every .yaml/.yml inside,
  * recursively, in sorted order so output is stable), or `-` for stdin.
  */
-export async function readInputs(paths: readonly string[], stdin: NodeJS.ReadableStream = process.stdin): Promise<SourceFile[]> {
+export async function readInputs(
+  paths: readonly string[],
+  stdin: NodeJS.ReadableStream = process.stdin,
+): Promise<SourceFile[]> {
   if (paths.length === 0) throw new UserError('no input: pass -f FILE, -f FOLDER or -f - (stdin)');
   const files: SourceFile[] = [];
   for (const path of paths) {

@@ -5,7 +5,10 @@ import { toStructural } from './structural.js';
 
 /** A CustomResourceDefinition (apiextensions.k8s.io/v1) for one OAM kind, derived from its zod schema. */
 export function crdFor(info: KindInfo): Record<string, unknown> {
-  const json = z.toJSONSchema(info.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = z.toJSONSchema(info.schema, { io: 'input', unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   const structural = toStructural(json);
   const properties = { ...(structural.properties as Record<string, unknown>) };
   // The API server owns metadata's schema; CRDs may only say it is an object.
@@ -51,7 +54,10 @@ export function generateCrds(): Record<string, unknown>[] {
 export function generateEditorSchema(): Record<string, unknown> {
   const defs: Record<string, unknown> = {};
   for (const info of OAM_KINDS) {
-    const json = z.toJSONSchema(info.schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+    const json = z.toJSONSchema(info.schema, { io: 'input', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
     delete json.$schema;
     defs[info.kind] = json;
   }

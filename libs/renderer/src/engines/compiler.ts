@@ -7,7 +7,10 @@ import type { CompiledTemplate } from './engine.js';
 export interface TemplateEngines {
   cue: { compile(definition: string, template: string): CompiledTemplate; close(): Promise<void> };
   handlebars: {
-    compile(definition: string, schematic: { template: string; parameters?: Record<string, unknown> }): CompiledTemplate;
+    compile(
+      definition: string,
+      schematic: { template: string; parameters?: Record<string, unknown> },
+    ): CompiledTemplate;
     close?(): Promise<void>;
   };
 }

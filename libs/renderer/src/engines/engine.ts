@@ -30,9 +30,23 @@ export interface RenderContext {
 }
 
 export const CONTEXT_KEYS: readonly string[] = [
-  'name', 'appName', 'namespace', 'appRevision', 'appRevisionNum', 'appLabels', 'appAnnotations',
-  'appComponents', 'components', 'componentType', 'revision', 'cluster', 'clusterVersion',
-  'publishVersion', 'workflowName', 'output', 'outputs',
+  'name',
+  'appName',
+  'namespace',
+  'appRevision',
+  'appRevisionNum',
+  'appLabels',
+  'appAnnotations',
+  'appComponents',
+  'components',
+  'componentType',
+  'revision',
+  'cluster',
+  'clusterVersion',
+  'publishVersion',
+  'workflowName',
+  'output',
+  'outputs',
 ];
 
 /**

@@ -59,7 +59,11 @@ export function classifyObject(item: SourcedObject): { value?: OamObject; errors
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => {
       const { path, detail } = formatZodIssue(issue);
-      return new RenderError(detail, { ...where, line: source.lineOf(issue.path as (string | number)[]) ?? source.line, path });
+      return new RenderError(detail, {
+        ...where,
+        line: source.lineOf(issue.path as (string | number)[]) ?? source.line,
+        path,
+      });
     });
     return { errors };
   }

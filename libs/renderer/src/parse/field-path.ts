@@ -12,7 +12,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (value === null) return 'null';
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a map';
   return String(value);

@@ -5,7 +5,13 @@ import type { SourceFile } from './source.js';
 
 export { classifyObject, INPUT_KINDS, type OamObject } from './classify.js';
 export { loadYamlDocuments, DEFAULT_YAML_LIMITS, type YamlLimits } from './load-yaml.js';
-export { describeObject, inMemorySource, type SourceFile, type SourceInfo, type SourcedObject } from './source.js';
+export {
+  describeObject,
+  inMemorySource,
+  type SourceFile,
+  type SourceInfo,
+  type SourcedObject,
+} from './source.js';
 export { formatPath, describeValue } from './field-path.js';
 
 /** Parses and validates every document of every file; collects all errors rather than stopping at the first. */

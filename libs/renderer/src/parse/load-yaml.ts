@@ -37,14 +37,18 @@ export function loadYamlDocuments(
       // Only the first: later syntax errors in a document are usually echoes of it.
       const e = doc.errors[0];
       const pos = lineCounter.linePos(e.pos[0]);
-      errors.push(new RenderError(firstLine(e.message), { file: file.path, line: pos.line, column: pos.col }));
+      errors.push(
+        new RenderError(firstLine(e.message), { file: file.path, line: pos.line, column: pos.col }),
+      );
       return;
     }
     // An empty document, e.g. after a trailing `---`.
     if (doc.contents === null || (isScalar(doc.contents) && doc.contents.value === null)) return;
     const start = lineCounter.linePos(doc.contents.range?.[0] ?? 0).line;
     if (!isMap(doc.contents)) {
-      errors.push(new RenderError('expected a YAML map (a Kubernetes object)', { file: file.path, line: start }));
+      errors.push(
+        new RenderError('expected a YAML map (a Kubernetes object)', { file: file.path, line: start }),
+      );
       return;
     }
     let value: unknown;
@@ -58,7 +62,12 @@ export function loadYamlDocuments(
     }
     objects.push({
       object: value as KubeObject,
-      source: { file: file.path, line: start, document: index, lineOf: (path) => lineOf(doc, lineCounter, path) },
+      source: {
+        file: file.path,
+        line: start,
+        document: index,
+        lineOf: (path) => lineOf(doc, lineCounter, path),
+      },
     });
   });
   return { objects, errors };

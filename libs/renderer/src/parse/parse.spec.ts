@@ -23,7 +23,9 @@ describe('parseSources', () => {
   });
 
   it('skips empty documents', () => {
-    const { objects, errors } = parseSources([{ path: 'a.yaml', text: `---\n${app('  components:\n    - name: a\n      type: x\n')}---\n` }]);
+    const { objects, errors } = parseSources([
+      { path: 'a.yaml', text: `---\n${app('  components:\n    - name: a\n      type: x\n')}---\n` },
+    ]);
     expect(errors).toEqual([]);
     expect(objects).toHaveLength(1);
   });
@@ -32,7 +34,9 @@ describe('parseSources', () => {
     expect(errorsOf('kind: Application\nmetadata:\n  name: [unclosed\n')).toEqual([
       expect.stringMatching(/^app\.yaml:4:1: /),
     ]);
-    expect(errorsOf('a: b\n  c: d\n')).toEqual(['app.yaml:1:4: Nested mappings are not allowed in compact mappings']);
+    expect(errorsOf('a: b\n  c: d\n')).toEqual([
+      'app.yaml:1:4: Nested mappings are not allowed in compact mappings',
+    ]);
   });
 
   it('refuses duplicate keys, naming the line', () => {
@@ -54,7 +58,10 @@ describe('parseSources', () => {
   });
 
   it('refuses a file over the size limit before parsing it', () => {
-    const [msg] = parseSources([{ path: 'big.yaml', text: 'x'.repeat(2048) }], { maxFileBytes: 1024, maxAliasCount: 100 }).errors.map((e) => e.message);
+    const [msg] = parseSources([{ path: 'big.yaml', text: 'x'.repeat(2048) }], {
+      maxFileBytes: 1024,
+      maxAliasCount: 100,
+    }).errors.map((e) => e.message);
     expect(msg).toBe('big.yaml: file is 2 KiB, over the limit of 1 KiB');
   });
 
@@ -71,7 +78,9 @@ describe('parseSources', () => {
 
   it('refuses other versions of the OAM group with a hint', () => {
     const [msg] = errorsOf('apiVersion: core.oam.dev/v1alpha2\nkind: Component\nmetadata:\n  name: c\n');
-    expect(msg).toBe('app.yaml:1: Component "c": apiVersion: apiVersion core.oam.dev/v1alpha2 is not supported for Component; use core.oam.dev/v1beta1');
+    expect(msg).toBe(
+      'app.yaml:1: Component "c": apiVersion: apiVersion core.oam.dev/v1alpha2 is not supported for Component; use core.oam.dev/v1beta1',
+    );
   });
 
   it('names the file, line, object and field path of a schema error', () => {
@@ -83,13 +92,19 @@ describe('parseSources', () => {
   });
 
   it('requires metadata.name', () => {
-    const errors = errorsOf('apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {}\nspec:\n  type: webservice\n');
+    const errors = errorsOf(
+      'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {}\nspec:\n  type: webservice\n',
+    );
     expect(errors).toEqual(['app.yaml:1: Component: metadata.name: required']);
   });
 
   it('rejects names that are not DNS-1123', () => {
-    const [msg] = errorsOf('apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata:\n  name: My_App\nspec:\n  type: webservice\n');
-    expect(msg).toMatch(/^app\.yaml:4: Component "My_App": metadata\.name: must be a lowercase RFC 1123 subdomain/);
+    const [msg] = errorsOf(
+      'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata:\n  name: My_App\nspec:\n  type: webservice\n',
+    );
+    expect(msg).toMatch(
+      /^app\.yaml:4: Component "My_App": metadata\.name: must be a lowercase RFC 1123 subdomain/,
+    );
   });
 
   it('reports every error, not only the first', () => {

@@ -15,13 +15,19 @@ export function formatZodIssue(issue: z.core.$ZodIssue): { path: string; detail:
       return { path, detail: `expected ${expected}, got ${describeValue(input)}` };
     }
     case 'unrecognized_keys':
-      return { path, detail: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}` };
+      return {
+        path,
+        detail: `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`,
+      };
     case 'too_small':
       if (issue.origin === 'array') return { path, detail: `must have at least ${issue.minimum} item(s)` };
       if (issue.origin === 'string') return { path, detail: 'must not be empty' };
       return { path, detail: `must be at least ${issue.minimum}` };
     case 'too_big':
-      return { path, detail: `must be at most ${issue.maximum}${issue.origin === 'string' ? ' characters' : ''}` };
+      return {
+        path,
+        detail: `must be at most ${issue.maximum}${issue.origin === 'string' ? ' characters' : ''}`,
+      };
     case 'invalid_format':
       return { path, detail: `${issue.message}, got ${describeValue(input)}` };
     default:
@@ -30,5 +36,11 @@ export function formatZodIssue(issue: z.core.$ZodIssue): { path: string; detail:
 }
 
 function typeName(expected: string): string {
-  return expected === 'int' ? 'integer' : expected === 'record' ? 'map' : expected === 'array' ? 'list' : expected;
+  return expected === 'int'
+    ? 'integer'
+    : expected === 'record'
+      ? 'map'
+      : expected === 'array'
+        ? 'list'
+        : expected;
 }

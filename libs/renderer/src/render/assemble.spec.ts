@@ -18,7 +18,10 @@ const app = (over: Partial<AppSpec> = {}): AppSpec => ({
 describe('assemble (KubeVela assembly rules)', () => {
   it('names the workload after the component and puts it in the application namespace', () => {
     const out = assemble({ apiVersion: 'apps/v1', kind: 'Deployment', spec: {} }, app(), {
-      component: 'api', role: 'workload', type: 'webservice', defaultName: 'api',
+      component: 'api',
+      role: 'workload',
+      type: 'webservice',
+      defaultName: 'api',
     });
     expect(out.metadata).toEqual({
       name: 'api',
@@ -37,7 +40,11 @@ describe('assemble (KubeVela assembly rules)', () => {
 
   it('keeps names and namespaces the template set, and labels trait outputs', () => {
     const out = assemble(
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'custom', namespace: 'other', labels: { x: 'y' } } },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'custom', namespace: 'other', labels: { x: 'y' } },
+      },
       app({ revision: { name: 'shop-v3', number: 3 } }),
       { component: 'api', role: 'trait', type: 'expose', outputName: 'service', defaultName: 'unused' },
     );
@@ -54,22 +61,47 @@ describe('assemble (KubeVela assembly rules)', () => {
   });
 
   it('does not give cluster-scoped objects a namespace', () => {
-    const out = assemble({ apiVersion: 'v1', kind: 'Namespace' }, app(), { component: 'c', role: 'workload', type: 'k8s-objects', defaultName: 'c' });
+    const out = assemble({ apiVersion: 'v1', kind: 'Namespace' }, app(), {
+      component: 'c',
+      role: 'workload',
+      type: 'k8s-objects',
+      defaultName: 'c',
+    });
     expect(out.metadata?.namespace).toBeUndefined();
   });
 
   it('adds a controller ownerReference when the owner uid is known', () => {
-    const out = assemble({ apiVersion: 'v1', kind: 'ConfigMap' }, app({ owner: { kind: 'Application', name: 'shop', uid: 'u-1' } }), {
-      component: 'c', role: 'workload', type: 't', defaultName: 'c',
-    });
+    const out = assemble(
+      { apiVersion: 'v1', kind: 'ConfigMap' },
+      app({ owner: { kind: 'Application', name: 'shop', uid: 'u-1' } }),
+      {
+        component: 'c',
+        role: 'workload',
+        type: 't',
+        defaultName: 'c',
+      },
+    );
     expect(out.metadata?.ownerReferences).toEqual([
-      { apiVersion: 'core.oam.dev/v1beta1', kind: 'Application', name: 'shop', uid: 'u-1', controller: true, blockOwnerDeletion: true },
+      {
+        apiVersion: 'core.oam.dev/v1beta1',
+        kind: 'Application',
+        name: 'shop',
+        uid: 'u-1',
+        controller: true,
+        blockOwnerDeletion: true,
+      },
     ]);
   });
 
   it('never modifies its input', () => {
-    const input = Object.freeze({ apiVersion: 'v1', kind: 'ConfigMap', metadata: Object.freeze({ labels: Object.freeze({ a: 'b' }) }) });
-    expect(() => assemble(input, app(), { component: 'c', role: 'workload', type: 't', defaultName: 'c' })).not.toThrow();
+    const input = Object.freeze({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: Object.freeze({ labels: Object.freeze({ a: 'b' }) }),
+    });
+    expect(() =>
+      assemble(input, app(), { component: 'c', role: 'workload', type: 't', defaultName: 'c' }),
+    ).not.toThrow();
   });
 
   it('generates stable DNS-1123 names', () => {
@@ -81,7 +113,11 @@ describe('assemble (KubeVela assembly rules)', () => {
 describe('RenderCache', () => {
   it('returns frozen entries and evicts the least recently used', () => {
     const cache = new RenderCache(2);
-    const r = (n: number) => ({ outputs: {}, patchKeys: {}, output: { apiVersion: 'v1', kind: 'ConfigMap', data: { n } } });
+    const r = (n: number) => ({
+      outputs: {},
+      patchKeys: {},
+      output: { apiVersion: 'v1', kind: 'ConfigMap', data: { n } },
+    });
     cache.set('a', r(1));
     cache.set('b', r(2));
     expect(cache.get('a')).toBeDefined(); // a is now the most recent

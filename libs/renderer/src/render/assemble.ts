@@ -4,9 +4,20 @@ import { LABELS } from './labels.js';
 
 /** Kinds that live outside namespaces: they must not be given the application's namespace. */
 const CLUSTER_SCOPED = new Set([
-  'Namespace', 'Node', 'PersistentVolume', 'StorageClass', 'IngressClass', 'PriorityClass', 'RuntimeClass',
-  'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'APIService', 'CSIDriver',
-  'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration',
+  'Namespace',
+  'Node',
+  'PersistentVolume',
+  'StorageClass',
+  'IngressClass',
+  'PriorityClass',
+  'RuntimeClass',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'CustomResourceDefinition',
+  'APIService',
+  'CSIDriver',
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhookConfiguration',
 ]);
 
 export interface Placement {

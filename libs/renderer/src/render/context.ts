@@ -14,7 +14,11 @@ export const DEFAULT_CLUSTER: ClusterInfo = {
 };
 
 /** KubeVela's `context` for one component of an application. */
-export function componentContext(app: AppSpec, component: ResolvedComponent, cluster: ClusterInfo): RenderContext {
+export function componentContext(
+  app: AppSpec,
+  component: ResolvedComponent,
+  cluster: ClusterInfo,
+): RenderContext {
   return {
     name: component.name,
     appName: app.name,
@@ -35,6 +39,10 @@ export function componentContext(app: AppSpec, component: ResolvedComponent, clu
 }
 
 /** The context a trait sees: the component's, plus the workload and outputs rendered so far. */
-export function traitContext(base: RenderContext, output: KubeObject, outputs: Record<string, KubeObject>): RenderContext {
+export function traitContext(
+  base: RenderContext,
+  output: KubeObject,
+  outputs: Record<string, KubeObject>,
+): RenderContext {
   return { ...base, output, outputs };
 }

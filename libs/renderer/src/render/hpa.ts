@@ -25,6 +25,7 @@ export function markAutoscaledReplicas(component: RenderedComponent): RenderErro
 
 function targetsWorkload(candidate: KubeObject, workload: KubeObject): boolean {
   if (candidate.kind !== 'HorizontalPodAutoscaler') return false;
-  const ref = (candidate.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)?.scaleTargetRef;
+  const ref = (candidate.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)
+    ?.scaleTargetRef;
   return ref?.kind === workload.kind && ref?.name === workload.metadata?.name;
 }

@@ -59,33 +59,60 @@ export class Renderer {
     warnings: RenderError[],
   ): Promise<RenderedComponent> {
     const context = componentContext(app, component, this.cluster);
-    const base = await this.evaluate(component.definition, component.properties, context, component, options, warnings);
+    const base = await this.evaluate(
+      component.definition,
+      component.properties,
+      context,
+      component,
+      options,
+      warnings,
+    );
     if (!base.output) {
-      throw new RenderError('the template produced no `output` (the workload)', component.where, 'definition');
+      throw new RenderError(
+        'the template produced no `output` (the workload)',
+        component.where,
+        'definition',
+      );
     }
     let workloadObject = assemble(base.output, app, {
-      component: component.name, role: 'workload', type: component.type, defaultName: component.name,
+      component: component.name,
+      role: 'workload',
+      type: component.type,
+      defaultName: component.name,
     });
     const auxiliary = sortedOutputs(base.outputs).map(([name, obj]) =>
       this.placeTrait(app, component, obj, AUXILIARY_WORKLOAD, name),
     );
     const traitObjects: RenderedObject[] = [];
-    const outputsSoFar: Record<string, KubeObject> = Object.fromEntries(auxiliary.map((o) => [o.outputName!, o.object]));
+    const outputsSoFar: Record<string, KubeObject> = Object.fromEntries(
+      auxiliary.map((o) => [o.outputName!, o.object]),
+    );
     for (const trait of component.traits) {
       const ctx = traitContext(context, workloadObject, outputsSoFar);
       const result = await this.evaluate(trait.definition, trait.properties, ctx, trait, options, warnings);
       if (result.patch) {
         const patched = applyPatch(workloadObject, result.patch, result.patchKeys) as KubeObject;
-        workloadObject = assemble(patched, app, { component: component.name, role: 'workload', type: component.type, defaultName: component.name });
+        workloadObject = assemble(patched, app, {
+          component: component.name,
+          role: 'workload',
+          type: component.type,
+          defaultName: component.name,
+        });
       }
-      if (result.output) traitObjects.push(this.placeTrait(app, component, result.output, trait.type, trait.type));
+      if (result.output)
+        traitObjects.push(this.placeTrait(app, component, result.output, trait.type, trait.type));
       for (const [name, obj] of sortedOutputs(result.outputs)) {
         const placed = this.placeTrait(app, component, obj, trait.type, name);
         outputsSoFar[name] = placed.object;
         traitObjects.push(placed);
       }
     }
-    const workload: RenderedObject = { object: workloadObject, component: component.name, role: 'workload', omitOnApply: [] };
+    const workload: RenderedObject = {
+      object: workloadObject,
+      component: component.name,
+      role: 'workload',
+      omitOnApply: [],
+    };
     const rendered: RenderedComponent = {
       name: component.name,
       type: component.type,
@@ -96,9 +123,18 @@ export class Renderer {
     return rendered;
   }
 
-  private placeTrait(app: AppSpec, component: ResolvedComponent, obj: KubeObject, type: string, outputName: string): RenderedObject {
+  private placeTrait(
+    app: AppSpec,
+    component: ResolvedComponent,
+    obj: KubeObject,
+    type: string,
+    outputName: string,
+  ): RenderedObject {
     const object = assemble(obj, app, {
-      component: component.name, role: 'trait', type, outputName,
+      component: component.name,
+      role: 'trait',
+      type,
+      outputName,
       defaultName: generatedName(component.name, type === outputName ? type : `${type}-${outputName}`),
     });
     return { object, component: component.name, role: 'trait', traitType: type, outputName, omitOnApply: [] };
@@ -116,21 +152,41 @@ export class Renderer {
     const template: CompiledTemplate = this.options.compiler.compile(definition);
     const schema = await template.parameterSchema();
     const isHandlebars = Boolean(definition.spec.schematic.handlebars);
-    const checked = validateProperties(schema, properties, { strict: options.strict, applyDefaults: isHandlebars });
-    const located = (path: string): ErrorLocation => ({ ...subject.where, path, line: lineOf(subject, path) ?? subject.where.line });
+    const checked = validateProperties(schema, properties, {
+      strict: options.strict,
+      applyDefaults: isHandlebars,
+    });
+    const located = (path: string): ErrorLocation => ({
+      ...subject.where,
+      path,
+      line: lineOf(subject, path) ?? subject.where.line,
+    });
     const problems = checked.issues.filter((i) => i.severity === 'error');
-    warnings.push(...checked.issues.filter((i) => i.severity === 'warning').map((i) => new RenderError(i.message, located(i.path))));
-    if (problems.length > 0) throw new RenderErrors(problems.map((i) => new RenderError(i.message, located(i.path))));
+    warnings.push(
+      ...checked.issues
+        .filter((i) => i.severity === 'warning')
+        .map((i) => new RenderError(i.message, located(i.path))),
+    );
+    if (problems.length > 0)
+      throw new RenderErrors(problems.map((i) => new RenderError(i.message, located(i.path))));
 
     const parameter = checked.value;
-    const key = hashOf({ definition: definition.spec.schematic, name: definition.metadata.name, parameter, context });
+    const key = hashOf({
+      definition: definition.spec.schematic,
+      name: definition.metadata.name,
+      parameter,
+      context,
+    });
     const hit = this.cache.get(key);
     if (hit) return hit;
     try {
       return this.cache.set(key, await template.evaluate({ parameter, context }));
     } catch (err) {
       const located = (e: RenderError) =>
-        e.within({ ...subject.where, line: (e.location.path && lineOf(subject, e.location.path)) || subject.where.line });
+        e.within({
+          ...subject.where,
+          line: (e.location.path && lineOf(subject, e.location.path)) || subject.where.line,
+        });
       throw new RenderErrors(asRenderErrors(err).map(located));
     }
   }
@@ -143,7 +199,9 @@ function sortedOutputs(outputs: Record<string, KubeObject>): [string, KubeObject
 /** `properties.ports[0].port` → the line of that field in the user's file. */
 function lineOf(subject: ResolvedComponent | ResolvedTrait, path: string): number | undefined {
   if (!path.startsWith('properties')) return undefined;
-  const segments = [...path.slice('properties'.length).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]));
+  const segments = [...path.slice('properties'.length).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g)].map((m) =>
+    m[2] !== undefined ? Number(m[2]) : m[1],
+  );
   return subject.lineOfProperty(segments);
 }
 

@@ -59,7 +59,8 @@ export class InMemoryCatalog implements DefinitionCatalog {
     const names = new Set<string>();
     for (const layer of this.layers) {
       for (const d of layer) {
-        if (d.kind === kind && (d.metadata.namespace === namespace || this.isSystem(d))) names.add(d.metadata.name!);
+        if (d.kind === kind && (d.metadata.namespace === namespace || this.isSystem(d)))
+          names.add(d.metadata.name!);
       }
     }
     return [...names].sort();

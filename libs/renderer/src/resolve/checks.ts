@@ -28,7 +28,12 @@ export function checkTraits(component: ResolvedComponent): RenderError[] {
     }
     for (const other of trait.definition.spec.conflictsWith ?? []) {
       if (other !== trait.type && types.includes(other)) {
-        errors.push(new RenderError(`trait "${trait.type}" conflicts with trait "${other}" on the same component`, trait.where));
+        errors.push(
+          new RenderError(
+            `trait "${trait.type}" conflicts with trait "${other}" on the same component`,
+            trait.where,
+          ),
+        );
       }
     }
   }
@@ -48,7 +53,8 @@ export function checkDependencies(components: readonly ResolvedComponent[]): Ren
     }
   }
   const cycle = findCycle(components);
-  if (cycle) errors.push(new RenderError(`dependsOn forms a cycle: ${cycle.join(' → ')}`, components[0].where));
+  if (cycle)
+    errors.push(new RenderError(`dependsOn forms a cycle: ${cycle.join(' → ')}`, components[0].where));
   return errors;
 }
 
@@ -77,12 +83,16 @@ function findCycle(components: readonly ResolvedComponent[]): string[] | undefin
 }
 
 /** Components ordered so that each comes after what it depends on (stable otherwise). */
-export function orderByDependencies<T extends { name: string; dependsOn: string[] }>(components: readonly T[]): T[] {
+export function orderByDependencies<T extends { name: string; dependsOn: string[] }>(
+  components: readonly T[],
+): T[] {
   const done = new Set<string>();
   const out: T[] = [];
   const pending = [...components];
   while (pending.length > 0) {
-    const i = pending.findIndex((c) => c.dependsOn.every((d) => done.has(d) || !components.some((x) => x.name === d)));
+    const i = pending.findIndex((c) =>
+      c.dependsOn.every((d) => done.has(d) || !components.some((x) => x.name === d)),
+    );
     const next = pending.splice(i === -1 ? 0 : i, 1)[0];
     done.add(next.name);
     out.push(next);

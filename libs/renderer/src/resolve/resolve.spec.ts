@@ -8,7 +8,10 @@ const componentDef = (name: string, kind = 'Deployment', namespace?: string): De
   apiVersion: 'core.oam.dev/v1beta1',
   kind: 'ComponentDefinition',
   metadata: { name, namespace },
-  spec: { workload: { definition: { apiVersion: kind === 'Job' ? 'batch/v1' : 'apps/v1', kind } }, schematic: cueSchematic },
+  spec: {
+    workload: { definition: { apiVersion: kind === 'Job' ? 'batch/v1' : 'apps/v1', kind } },
+    schematic: cueSchematic,
+  },
 });
 const traitDef = (name: string, spec: Record<string, unknown> = {}): Definition => ({
   apiVersion: 'core.oam.dev/v1beta1',
@@ -36,15 +39,23 @@ function resolve(text: string) {
   return { ...r, messages: r.errors.map((e) => e.message) };
 }
 
-const header = 'apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata:\n  name: shop\nspec:\n  components:\n';
+const header =
+  'apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata:\n  name: shop\nspec:\n  components:\n';
 
 describe('resolveObjects', () => {
   it('resolves inline components and traits with their definitions', () => {
-    const { apps, errors } = resolve(`${header}    - name: api\n      type: webservice\n      traits:\n        - type: scaler\n          properties: {replicas: 2}\n`);
+    const { apps, errors } = resolve(
+      `${header}    - name: api\n      type: webservice\n      traits:\n        - type: scaler\n          properties: {replicas: 2}\n`,
+    );
     expect(errors).toEqual([]);
     expect(apps).toHaveLength(1);
     const [c] = apps[0].components;
-    expect([c.name, c.type, c.definition.metadata.name, c.traits.map((t) => t.type)]).toEqual(['api', 'webservice', 'webservice', ['scaler']]);
+    expect([c.name, c.type, c.definition.metadata.name, c.traits.map((t) => t.type)]).toEqual([
+      'api',
+      'webservice',
+      'webservice',
+      ['scaler'],
+    ]);
     expect(apps[0].namespace).toBe('default');
   });
 
@@ -56,21 +67,27 @@ describe('resolveObjects', () => {
   });
 
   it('suggests the nearest trait type and points at the trait line', () => {
-    const { messages } = resolve(`${header}    - name: api\n      type: webservice\n      traits:\n        - type: scalr\n`);
+    const { messages } = resolve(
+      `${header}    - name: api\n      type: webservice\n      traits:\n        - type: scalr\n`,
+    );
     expect(messages).toEqual([
       'app.yaml:10: Application "shop", components[0] "api" (webservice), traits[0] (scalr): type: unknown trait type "scalr" (did you mean "scaler"?); known trait types: cpuscaler, gateway, hpa, scaler',
     ]);
   });
 
   it('refuses a trait that does not apply to the workload', () => {
-    const { messages } = resolve(`${header}    - name: job\n      type: task\n      traits:\n        - type: scaler\n`);
+    const { messages } = resolve(
+      `${header}    - name: job\n      type: task\n      traits:\n        - type: scaler\n`,
+    );
     expect(messages).toEqual([
       'app.yaml:10: Application "shop", components[0] "job" (task), traits[0] (scaler): trait "scaler" does not apply to component type "task" (it applies to: deployments.apps)',
     ]);
   });
 
   it('refuses conflicting traits', () => {
-    const { messages } = resolve(`${header}    - name: api\n      type: webservice\n      traits:\n        - type: hpa\n        - type: cpuscaler\n`);
+    const { messages } = resolve(
+      `${header}    - name: api\n      type: webservice\n      traits:\n        - type: hpa\n        - type: cpuscaler\n`,
+    );
     expect(messages).toEqual([
       'app.yaml:11: Application "shop", components[0] "api" (webservice), traits[1] (cpuscaler): trait "cpuscaler" conflicts with trait "hpa" on the same component',
     ]);
@@ -100,7 +117,9 @@ spec: {type: scaler, target: {component: checkout}, properties: {replicas: 3}}
     const { apps, errors } = resolve(text);
     expect(errors).toEqual([]);
     expect(apps.map((a) => [a.owner.kind, a.name, a.namespace])).toEqual([['Component', 'checkout', 'shop']]);
-    expect(apps[0].components[0].traits.map((t) => [t.type, t.origin])).toEqual([['scaler', { kind: 'Trait', name: 'checkout-scale' }]]);
+    expect(apps[0].components[0].traits.map((t) => [t.type, t.origin])).toEqual([
+      ['scaler', { kind: 'Trait', name: 'checkout-scale' }],
+    ]);
   });
 
   it('joins a referenced Component into its Application and does not deploy it alone', () => {
@@ -120,7 +139,11 @@ spec: {type: gateway, target: {component: pay, application: shop}}
     const { apps, errors } = resolve(text);
     expect(errors).toEqual([]);
     expect(apps.map((a) => a.name)).toEqual(['shop']);
-    expect(apps[0].components[0]).toMatchObject({ name: 'pay', type: 'webservice', properties: { image: 'nginx' } });
+    expect(apps[0].components[0]).toMatchObject({
+      name: 'pay',
+      type: 'webservice',
+      properties: { image: 'nginx' },
+    });
     expect(apps[0].components[0].traits.map((t) => t.type)).toEqual(['gateway']);
   });
 
@@ -139,7 +162,9 @@ spec: {type: gateway, target: {component: ghost}}
   });
 
   it('warns that workflow steps are stored but not run', () => {
-    const { warnings } = resolve(`${header}    - name: a\n      type: worker\n  workflow:\n    steps: [{name: s, type: deploy}]\n`);
+    const { warnings } = resolve(
+      `${header}    - name: a\n      type: worker\n  workflow:\n    steps: [{name: s, type: deploy}]\n`,
+    );
     expect(warnings.map((w) => w.message)).toEqual([
       'app.yaml:10: Application "shop": spec.workflow is stored but its steps are not run by this platform yet: every component is applied, in dependsOn order',
     ]);
@@ -148,7 +173,11 @@ spec: {type: gateway, target: {component: ghost}}
   it('prefers a definition in the application namespace over the system one', () => {
     const local = componentDef('webservice', 'StatefulSet', 'team-a');
     const layered = new InMemoryCatalog([[local, componentDef('webservice')]]);
-    expect(layered.componentDefinition('webservice', 'team-a')?.spec.workload?.definition?.kind).toBe('StatefulSet');
-    expect(layered.componentDefinition('webservice', 'team-b')?.spec.workload?.definition?.kind).toBe('Deployment');
+    expect(layered.componentDefinition('webservice', 'team-a')?.spec.workload?.definition?.kind).toBe(
+      'StatefulSet',
+    );
+    expect(layered.componentDefinition('webservice', 'team-b')?.spec.workload?.definition?.kind).toBe(
+      'Deployment',
+    );
   });
 });

@@ -24,7 +24,8 @@ export function resolveObjects(
   catalog: DefinitionCatalog,
   options: ResolveOptions = {},
 ): { apps: AppSpec[]; errors: RenderError[]; warnings: RenderError[] } {
-  const ns = (o: { metadata: { namespace?: string } }) => o.metadata.namespace ?? options.defaultNamespace ?? 'default';
+  const ns = (o: { metadata: { namespace?: string } }) =>
+    o.metadata.namespace ?? options.defaultNamespace ?? 'default';
   const pick = <K extends OamObject['kind']>(kind: K) =>
     objects.filter((o) => o.kind === kind) as unknown as Sourced<Extract<OamObject, { kind: K }>['object']>[];
   const apps = pick('Application');
@@ -38,7 +39,8 @@ export function resolveObjects(
   const traitsFor = (namespace: string, component: string, application?: string) =>
     traits.filter((t) => {
       const target = t.object.spec.target;
-      const hit = ns(t.object) === namespace && target.component === component && target.application === application;
+      const hit =
+        ns(t.object) === namespace && target.component === component && target.application === application;
       if (hit) usedTraits.add(t);
       return hit;
     });
@@ -55,59 +57,143 @@ export function resolveObjects(
         object: `Application "${app.object.metadata.name}"`,
         subject: `components[${index}] "${entry.name}"${entry.type ? ` (${entry.type})` : ''}`,
       };
-      let base: { type: string; properties: Record<string, unknown>; where: ErrorLocation; lineOf: SourceInfo['lineOf']; propPath: (string | number)[] };
+      let base: {
+        type: string;
+        properties: Record<string, unknown>;
+        where: ErrorLocation;
+        lineOf: SourceInfo['lineOf'];
+        propPath: (string | number)[];
+      };
       let standaloneTraits: Sourced<Trait>[] = [];
       if (entry.componentRef) {
-        const ref = components.find((c) => c.object.metadata.name === entry.componentRef && ns(c.object) === namespace);
+        const ref = components.find(
+          (c) => c.object.metadata.name === entry.componentRef && ns(c.object) === namespace,
+        );
         if (!ref) {
-          errors.push(new RenderError(`no Component "${entry.componentRef}" in namespace "${namespace}"`, { ...where, path: 'componentRef', line: app.source.lineOf([...path, 'componentRef']) }));
+          errors.push(
+            new RenderError(`no Component "${entry.componentRef}" in namespace "${namespace}"`, {
+              ...where,
+              path: 'componentRef',
+              line: app.source.lineOf([...path, 'componentRef']),
+            }),
+          );
           return;
         }
         referenced.add(ref);
         base = {
           type: ref.object.spec.type,
           properties: ref.object.spec.properties ?? {},
-          where: { file: ref.source.file, line: ref.source.line, object: `Component "${entry.componentRef}" (${ref.object.spec.type})`, subject: `used by Application "${app.object.metadata.name}" as "${entry.name}"` },
+          where: {
+            file: ref.source.file,
+            line: ref.source.line,
+            object: `Component "${entry.componentRef}" (${ref.object.spec.type})`,
+            subject: `used by Application "${app.object.metadata.name}" as "${entry.name}"`,
+          },
           lineOf: ref.source.lineOf,
           propPath: ['spec', 'properties'],
         };
         standaloneTraits = traitsFor(namespace, entry.componentRef);
       } else {
-        base = { type: entry.type!, properties: entry.properties ?? {}, where, lineOf: app.source.lineOf, propPath: [...path, 'properties'] };
+        base = {
+          type: entry.type!,
+          properties: entry.properties ?? {},
+          where,
+          lineOf: app.source.lineOf,
+          propPath: [...path, 'properties'],
+        };
       }
       const inline: TraitInput[] = (entry.traits ?? []).map((t, i) => ({
         type: t.type,
         properties: t.properties ?? {},
         origin: { kind: 'inline', index: i },
-        where: { ...where, subject: `${where.subject}, traits[${i}] (${t.type})`, line: app.source.lineOf([...path, 'traits', i]) },
+        where: {
+          ...where,
+          subject: `${where.subject}, traits[${i}] (${t.type})`,
+          line: app.source.lineOf([...path, 'traits', i]),
+        },
         lineOf: (p) => app.source.lineOf([...path, 'traits', i, 'properties', ...p]),
       }));
-      const attached = [...standaloneTraits, ...traitsFor(namespace, entry.name, app.object.metadata.name)].map(traitObjectInput);
-      const component = resolveComponent(entry.name, base, [...inline, ...attached], entry.dependsOn ?? [], namespace, catalog, errors);
+      const attached = [
+        ...standaloneTraits,
+        ...traitsFor(namespace, entry.name, app.object.metadata.name),
+      ].map(traitObjectInput);
+      const component = resolveComponent(
+        entry.name,
+        base,
+        [...inline, ...attached],
+        entry.dependsOn ?? [],
+        namespace,
+        catalog,
+        errors,
+      );
       if (component) resolved.push(component);
     });
     errors.push(...checkDependencies(resolved));
     if (app.object.spec.workflow) {
-      warnings.push(new RenderError('spec.workflow is stored but its steps are not run by this platform yet: every component is applied, in dependsOn order', { file: app.source.file, line: app.source.lineOf(['spec', 'workflow']), object: `Application "${app.object.metadata.name}"` }));
+      warnings.push(
+        new RenderError(
+          'spec.workflow is stored but its steps are not run by this platform yet: every component is applied, in dependsOn order',
+          {
+            file: app.source.file,
+            line: app.source.lineOf(['spec', 'workflow']),
+            object: `Application "${app.object.metadata.name}"`,
+          },
+        ),
+      );
     }
     specs.push(appSpec(app, namespace, resolved));
   }
 
   for (const comp of components) {
-    if (referenced.has(comp) || apps.some((a) => a.object.spec.components.some((c) => c.componentRef === comp.object.metadata.name && ns(a.object) === ns(comp.object)))) continue;
+    if (
+      referenced.has(comp) ||
+      apps.some((a) =>
+        a.object.spec.components.some(
+          (c) => c.componentRef === comp.object.metadata.name && ns(a.object) === ns(comp.object),
+        ),
+      )
+    )
+      continue;
     const namespace = ns(comp.object);
     const name = comp.object.metadata.name!;
-    const where: ErrorLocation = { file: comp.source.file, line: comp.source.line, object: `Component "${name}" (${comp.object.spec.type})` };
-    const base = { type: comp.object.spec.type, properties: comp.object.spec.properties ?? {}, where, lineOf: comp.source.lineOf, propPath: ['spec', 'properties'] };
-    const component = resolveComponent(name, base, traitsFor(namespace, name).map(traitObjectInput), [], namespace, catalog, errors);
+    const where: ErrorLocation = {
+      file: comp.source.file,
+      line: comp.source.line,
+      object: `Component "${name}" (${comp.object.spec.type})`,
+    };
+    const base = {
+      type: comp.object.spec.type,
+      properties: comp.object.spec.properties ?? {},
+      where,
+      lineOf: comp.source.lineOf,
+      propPath: ['spec', 'properties'],
+    };
+    const component = resolveComponent(
+      name,
+      base,
+      traitsFor(namespace, name).map(traitObjectInput),
+      [],
+      namespace,
+      catalog,
+      errors,
+    );
     if (component) specs.push(standaloneSpec(comp, namespace, component));
   }
 
   for (const t of traits) {
     if (usedTraits.has(t)) continue;
     const target = t.object.spec.target;
-    const what = target.application ? `component "${target.component}" of Application "${target.application}"` : `Component "${target.component}"`;
-    errors.push(new RenderError(`target ${what} not found in namespace "${ns(t.object)}"`, { file: t.source.file, line: t.source.lineOf(['spec', 'target']), object: `Trait "${t.object.metadata.name}"`, path: 'spec.target' }));
+    const what = target.application
+      ? `component "${target.component}" of Application "${target.application}"`
+      : `Component "${target.component}"`;
+    errors.push(
+      new RenderError(`target ${what} not found in namespace "${ns(t.object)}"`, {
+        file: t.source.file,
+        line: t.source.lineOf(['spec', 'target']),
+        object: `Trait "${t.object.metadata.name}"`,
+        path: 'spec.target',
+      }),
+    );
   }
   return { apps: specs, errors, warnings };
 }
@@ -125,14 +211,24 @@ function traitObjectInput(t: Sourced<Trait>): TraitInput {
     type: t.object.spec.type,
     properties: t.object.spec.properties ?? {},
     origin: { kind: 'Trait', name: t.object.metadata.name! },
-    where: { file: t.source.file, line: t.source.line, object: `Trait "${t.object.metadata.name}" (${t.object.spec.type})` },
+    where: {
+      file: t.source.file,
+      line: t.source.line,
+      object: `Trait "${t.object.metadata.name}" (${t.object.spec.type})`,
+    },
     lineOf: (p) => t.source.lineOf(['spec', 'properties', ...p]),
   };
 }
 
 function resolveComponent(
   name: string,
-  base: { type: string; properties: Record<string, unknown>; where: ErrorLocation; lineOf: SourceInfo['lineOf']; propPath: (string | number)[] },
+  base: {
+    type: string;
+    properties: Record<string, unknown>;
+    where: ErrorLocation;
+    lineOf: SourceInfo['lineOf'];
+    propPath: (string | number)[];
+  },
   traitInputs: TraitInput[],
   dependsOn: string[],
   namespace: string,
@@ -141,16 +237,33 @@ function resolveComponent(
 ): ResolvedComponent | undefined {
   const definition = catalog.componentDefinition(base.type, namespace);
   if (!definition) {
-    errors.push(new RenderError(unknownType('component', base.type, catalog.componentTypes(namespace)), { ...base.where, path: 'type' }));
+    errors.push(
+      new RenderError(unknownType('component', base.type, catalog.componentTypes(namespace)), {
+        ...base.where,
+        path: 'type',
+      }),
+    );
   }
   const traits: ResolvedTrait[] = [];
   for (const t of traitInputs) {
     const traitDef = catalog.traitDefinition(t.type, namespace);
     if (!traitDef) {
-      errors.push(new RenderError(unknownType('trait', t.type, catalog.traitTypes(namespace)), { ...t.where, path: 'type' }));
+      errors.push(
+        new RenderError(unknownType('trait', t.type, catalog.traitTypes(namespace)), {
+          ...t.where,
+          path: 'type',
+        }),
+      );
       continue;
     }
-    traits.push({ type: t.type, properties: t.properties, definition: traitDef, origin: t.origin, where: t.where, lineOfProperty: t.lineOf });
+    traits.push({
+      type: t.type,
+      properties: t.properties,
+      definition: traitDef,
+      origin: t.origin,
+      where: t.where,
+      lineOfProperty: t.lineOf,
+    });
   }
   if (!definition) return undefined;
   const component: ResolvedComponent = {
@@ -170,7 +283,9 @@ function resolveComponent(
 function unknownType(what: 'component' | 'trait', type: string, known: string[]): string {
   const guess = nearest(type, known);
   const hint = guess ? ` (did you mean "${guess}"?)` : '';
-  const list = known.length ? `; known ${what} types: ${known.join(', ')}` : `; no ${what} definitions are installed`;
+  const list = known.length
+    ? `; known ${what} types: ${known.join(', ')}`
+    : `; no ${what} definitions are installed`;
   return `unknown ${what} type "${type}"${hint}${list}`;
 }
 

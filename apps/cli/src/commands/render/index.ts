@@ -12,7 +12,12 @@ export function registerRender(program: Command): void {
   program
     .command('render')
     .description('render Applications, Components and Traits to Kubernetes objects, without a cluster')
-    .requiredOption('-f, --file <path>', 'a YAML file, a folder (recursively), or - for stdin; repeatable', collect, [])
+    .requiredOption(
+      '-f, --file <path>',
+      'a YAML file, a folder (recursively), or - for stdin; repeatable',
+      collect,
+      [],
+    )
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option('--strict', 'treat unknown properties as errors, not warnings', false)
     .option('-n, --namespace <name>', 'namespace for objects that name none', 'default')
