@@ -1,5 +1,5 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { createRenderer, renderSources, type RendererHandle } from '#renderer';
 import type { Definition } from '#api';
 import { loadBuiltinDefinitions, projectRoot } from '../../apps/cli/src/io/builtin-definitions.js';
@@ -41,7 +41,10 @@ describe('examples', () => {
       'yaml',
     );
     const golden = join(root, 'test', 'render', 'golden', `${name}.yaml`);
-    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, text);
+    if (process.env.UPDATE_GOLDEN === '1') {
+      mkdirSync(dirname(golden), { recursive: true });
+      writeFileSync(golden, text);
+    }
     expect(
       existsSync(golden) ? readFileSync(golden, 'utf8') : `missing ${golden}: run with UPDATE_GOLDEN=1`,
     ).toBe(text);

@@ -157,7 +157,7 @@ spec: {type: gateway, target: {component: ghost}}
     const { messages } = resolve(text);
     expect(messages).toEqual([
       'app.yaml:8: Application "shop", components[0] "pay": componentRef: no Component "nothere" in namespace "default"',
-      'app.yaml:14: Trait "lost": spec.target: target Component "ghost" not found in namespace "default"',
+      'app.yaml:13: Trait "lost": spec.target: target Component "ghost" not found in namespace "default"',
     ]);
   });
 

@@ -1,0 +1,257 @@
+import { RenderError } from '../../errors.js';
+import { createCueEngine, type CueEngine } from './index.js';
+import { renderContext, SIDECAR_TRAIT, WEBSERVICE } from './testdata/fixtures.js';
+
+let engine: CueEngine;
+beforeAll(() => {
+  engine = createCueEngine({ timeoutMs: 10000, poolSize: 2 });
+});
+afterAll(() => engine.close());
+
+async function failure(p: Promise<unknown>): Promise<RenderError> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(RenderError);
+  return err as RenderError;
+}
+
+describe('CUE engine: evaluation', () => {
+  const webservice = () => engine.compile('ComponentDefinition "webservice"', WEBSERVICE);
+
+  it('renders a webservice: Deployment output with defaults, Service in outputs', async () => {
+    const result = await webservice().evaluate({
+      parameter: { image: 'nginx:1.27', ports: [{ port: 80, expose: true }, { port: 9090 }] },
+      context: renderContext(),
+    });
+    expect(result.output).toMatchObject({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { 'app.oam.dev/component': 'api' } },
+        template: {
+          metadata: { labels: { 'app.oam.dev/name': 'shop', 'app.oam.dev/component': 'api' } },
+          spec: {
+            containers: [
+              {
+                name: 'api',
+                image: 'nginx:1.27',
+                ports: [
+                  { containerPort: 80, protocol: 'TCP', name: 'port-80' },
+                  { containerPort: 9090, protocol: 'TCP', name: 'port-9090' },
+                ],
+              },
+            ],
+          },
+        },
+      },
+    });
+    expect(Object.keys(result.outputs)).toEqual(['webserviceExpose']);
+    expect(result.outputs.webserviceExpose).toMatchObject({
+      kind: 'Service',
+      metadata: { name: 'api' },
+      spec: { type: 'ClusterIP', ports: [{ port: 80, targetPort: 80, name: 'port-80' }] },
+    });
+    expect(result.patch).toBeUndefined();
+  });
+
+  it('leaves helper fields out, even when they are incomplete', async () => {
+    const result = await webservice().evaluate({ parameter: { image: 'nginx' }, context: renderContext() });
+    expect(result.outputs).toEqual({});
+    expect(result.output!.spec).toMatchObject({ replicas: 1 });
+    expect(JSON.stringify(result)).not.toMatch(/mountsArray|exposePorts/);
+  });
+
+  it('uses helpers, definitions and nested parameters when they are given', async () => {
+    const result = await webservice().evaluate({
+      parameter: {
+        image: 'nginx',
+        replicas: 3,
+        labels: { tier: 'web' },
+        volumeMounts: { pvc: [{ name: 'data', mountPath: '/data', claimName: 'claim' }] },
+        livenessProbe: { httpGet: { path: '/healthz', port: 8080 } },
+      },
+      context: renderContext(),
+    });
+    const pod = (result.output as any).spec.template;
+    expect(pod.metadata.labels.tier).toBe('web');
+    expect(pod.spec.containers[0].volumeMounts).toEqual([{ mountPath: '/data', name: 'data' }]);
+    expect(pod.spec.containers[0].livenessProbe).toEqual({
+      httpGet: { path: '/healthz', port: 8080 },
+      initialDelaySeconds: 0,
+    });
+  });
+
+  it('supports the strconv, strings, math and list packages', async () => {
+    const template = `import (
+	"strconv"
+	"strings"
+	"math"
+	"list"
+)
+output: {
+	apiVersion: "v1"
+	kind:       "ConfigMap"
+	data: {
+		port:  strconv.FormatInt(parameter.port, 10)
+		upper: strings.ToUpper(parameter.name)
+		parts: strings.Join(strings.Split(parameter.name, "-"), "_")
+		floor: strconv.FormatFloat(math.Floor(parameter.ratio), 102, 0, 64)
+		range: strings.Join([ for i in list.Range(0, 3, 1) {strconv.FormatInt(i, 10)}], ",")
+		sorted: strings.Join(list.SortStrings(["b", "a"]), ",")
+	}
+}
+parameter: {port: int, name: string, ratio: number}
+`;
+    const result = await engine
+      .compile('ComponentDefinition "packages"', template)
+      .evaluate({ parameter: { port: 8080, name: 'my-app', ratio: 2.7 }, context: renderContext() });
+    expect((result.output as any).data).toEqual({
+      port: '8080',
+      upper: 'MY-APP',
+      parts: 'my_app',
+      floor: '2',
+      range: '0,1,2',
+      sorted: 'a,b',
+    });
+  });
+
+  it('supports hidden fields, let and definitions', async () => {
+    const template = `_prefix: "app-"
+let fullName = _prefix + context.name
+#Meta: {name: string, labels: [string]: string}
+output: {
+	apiVersion: "v1"
+	kind:       "ConfigMap"
+	metadata: #Meta & {name: fullName, labels: app: fullName}
+}
+`;
+    const result = await engine
+      .compile('ComponentDefinition "hidden"', template)
+      .evaluate({ parameter: {}, context: renderContext() });
+    expect(result.output!.metadata).toEqual({ name: 'app-api', labels: { app: 'app-api' } });
+  });
+
+  it('evaluates a trait patch against context.output and returns its patch keys', async () => {
+    const trait = engine.compile('TraitDefinition "sidecar"', SIDECAR_TRAIT);
+    const result = await trait.evaluate({
+      parameter: { name: 'log', image: 'fluentd' },
+      context: renderContext({
+        output: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'api' } },
+      }),
+    });
+    expect(result.patch).toEqual({
+      spec: {
+        template: {
+          spec: {
+            containers: [{ name: 'log', image: 'fluentd', env: [{ name: 'SIDECAR_OF', value: 'api' }] }],
+          },
+        },
+      },
+    });
+    expect(result.patchKeys).toEqual({
+      'spec.template.spec.containers': 'name',
+      'spec.template.spec.containers[].env': 'name',
+    });
+    expect(result.output).toBeUndefined();
+  });
+
+  it('keeps the order of outputs as the template declares them', async () => {
+    const template = `outputs: {
+	zeta: {apiVersion: "v1", kind: "ConfigMap"}
+	alpha: {apiVersion: "v1", kind: "Secret"}
+}
+`;
+    const result = await engine
+      .compile('TraitDefinition "order"', template)
+      .evaluate({ parameter: {}, context: renderContext() });
+    expect(Object.keys(result.outputs)).toEqual(['zeta', 'alpha']);
+  });
+});
+
+describe('CUE engine: errors', () => {
+  it('names a context key the platform does not provide', async () => {
+    const template = `output: {apiVersion: "v1", kind: "Pod", metadata: name: context.podName}\n`;
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "pod"', template)
+        .evaluate({ parameter: {}, context: renderContext() }),
+    );
+    expect(err.source).toBe('definition');
+    expect(err.detail).toContain(
+      'context.podName is not provided by this platform (provided: name, appName,',
+    );
+    expect(err.detail).toContain('ComponentDefinition "pod"');
+  });
+
+  it('reports a syntax error as a definition error', async () => {
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "broken"', 'output: {\n  apiVersion: "v1"\n')
+        .evaluate({ parameter: {}, context: renderContext() }),
+    );
+    expect(err.source).toBe('definition');
+    expect(err.message).toMatch(/^definition error: ComponentDefinition "broken": .*expected/);
+  });
+
+  it('reports a conflict inside the template as a definition error with its path', async () => {
+    const template = `output: {apiVersion: "v1", kind: "ConfigMap", data: a: "x"}\noutput: data: a: "y"\n`;
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "conflict"', template)
+        .evaluate({ parameter: {}, context: renderContext() }),
+    );
+    expect(err.source).toBe('definition');
+    expect(err.detail).toMatch(/output\.data\.a: conflicting values "(x|y)" and "(x|y)"/);
+  });
+
+  it('reports an incomplete output as a definition error', async () => {
+    const template = `output: {apiVersion: "v1", kind: "ConfigMap", data: a: string}\n`;
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "incomplete"', template)
+        .evaluate({ parameter: {}, context: renderContext() }),
+    );
+    expect(err.source).toBe('definition');
+    expect(err.detail).toMatch(/output\.data\.a: .*incomplete value string/);
+  });
+
+  it('blames the user for a parameter value the template rejects', async () => {
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "webservice"', WEBSERVICE)
+        .evaluate({ parameter: { image: 'nginx', replicas: 'three' }, context: renderContext() }),
+    );
+    expect(err.source).toBe('user');
+    expect(err.location.path).toBe('properties.replicas');
+    expect(err.detail).toBe('matches none of the allowed values (2 errors in empty disjunction)');
+  });
+
+  it('reports a missing required parameter as a user error on that property', async () => {
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "webservice"', WEBSERVICE)
+        .evaluate({ parameter: {}, context: renderContext() }),
+    );
+    expect(err.source).toBe('user');
+    expect(err.location.path).toBe('properties.image');
+    expect(err.detail).toContain('expected string');
+  });
+
+  it('rejects an output that is not a Kubernetes object', async () => {
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "plain"', 'output: {name: "x"}\n')
+        .evaluate({ parameter: {}, context: renderContext() }),
+    );
+    expect(err.detail).toContain('`output` must be a Kubernetes object with apiVersion and kind');
+  });
+
+  it('evaluates any CUE source through the same pool', async () => {
+    await expect(engine.evaluateSource('health "x"', 'a: 1 + 1\n_b: a\n')).resolves.toEqual({ a: 2 });
+    const err = await failure(engine.evaluateSource('health "x"', 'a: int\n'));
+    expect(err.detail).toMatch(/^health "x": a: .*incomplete value int/);
+  });
+});

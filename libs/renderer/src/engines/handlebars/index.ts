@@ -1,0 +1,6 @@
+export {
+  createHandlebarsEngine,
+  type HandlebarsEngine,
+  type HandlebarsEngineOptions,
+  type HandlebarsSchematic,
+} from './handlebars-engine.js';

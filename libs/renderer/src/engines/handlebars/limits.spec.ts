@@ -1,0 +1,64 @@
+import { RenderError } from '../../errors.js';
+import { createHandlebarsEngine } from './index.js';
+import { request } from './testing.js';
+
+const DEF = 'TraitDefinition "loops"';
+const nested = (depth: number) =>
+  `output:\n  apiVersion: v1\n  kind: ConfigMap\n  data:\n    x: "${'{{#each @root.parameter.items}}'.repeat(depth)}.${'{{/each}}'.repeat(depth)}"\n`;
+
+async function failure(promise: Promise<unknown>): Promise<RenderError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(err instanceof RenderError)) throw new Error(`expected a RenderError, got ${String(err)}`);
+  return err;
+}
+
+describe('Handlebars engine: limits', () => {
+  const items = Array.from({ length: 200 }, (_, i) => i);
+
+  it('stops nested loops at the deadline with a timeout error naming the definition', async () => {
+    const engine = createHandlebarsEngine({ timeoutMs: 100, maxOutputBytes: 1e12 });
+    const started = performance.now();
+    // 200^4 = 1.6e9 iterations: hours if nothing stopped it.
+    const err = await failure(engine.compile(DEF, { template: nested(4) }).evaluate(request({ items })));
+    const elapsed = performance.now() - started;
+    expect(err.source).toBe('timeout');
+    expect(err.message).toBe(
+      'TraitDefinition "loops": the template did not finish within 100 ms (nested loops over large lists?)',
+    );
+    expect(elapsed).toBeLessThan(1000);
+  });
+
+  it('stops a render whose output outgrows the budget', async () => {
+    const engine = createHandlebarsEngine({ timeoutMs: 60_000, maxOutputBytes: 100_000 });
+    const err = await failure(engine.compile(DEF, { template: nested(3) }).evaluate(request({ items })));
+    expect(err.source).toBe('timeout');
+    expect(err.message).toBe(
+      'TraitDefinition "loops": the template produced more than 100000 bytes of output (nested loops over large lists?)',
+    );
+  });
+
+  it('counts what nested loops produce once, not once per level', async () => {
+    // 10 x 10 x 10 dots = 1000 bytes of loop output; counted per level it would be 1110.
+    const engine = createHandlebarsEngine({ timeoutMs: 5000, maxOutputBytes: 1050 });
+    const ten = Array.from({ length: 10 }, (_, i) => i);
+    const result = await engine.compile(DEF, { template: nested(3) }).evaluate(request({ items: ten }));
+    expect((result.output!.data as { x: string }).x).toHaveLength(1000);
+  });
+
+  it('counts inserted values against the budget', async () => {
+    const engine = createHandlebarsEngine({ timeoutMs: 5000, maxOutputBytes: 1000 });
+    const template = 'output:\n  apiVersion: v1\n  kind: ConfigMap\n  data:\n    x: {{parameter.big}}\n';
+    const err = await failure(engine.compile(DEF, { template }).evaluate(request({ big: 'x'.repeat(2000) })));
+    expect(err.message).toContain('more than 1000 bytes');
+  });
+
+  it('renders normally within the limits, and keeps working after a template hit one', async () => {
+    const engine = createHandlebarsEngine({ timeoutMs: 50, maxOutputBytes: 1e12 });
+    await failure(engine.compile(DEF, { template: nested(4) }).evaluate(request({ items })));
+    const result = await engine.compile(DEF, { template: nested(2) }).evaluate(request({ items: [1, 2, 3] }));
+    expect((result.output!.data as { x: string }).x).toBe('.........');
+  });
+});

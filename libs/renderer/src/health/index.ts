@@ -1,0 +1,1 @@
+export { evaluateHealth, type HealthPolicy, type HealthResult, type LiveState } from './evaluate-health.js';

@@ -1,0 +1,67 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ParameterSchema } from '../engines/engine.js';
+import { RenderError } from '../errors.js';
+import { hashOf } from '../hash.js';
+
+// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+
+/**
+ * Definition authors write these schemas by hand (or CUE exports them), so
+ * ajv's strict schema mode is off: unknown keywords such as `x-kubernetes-*`
+ * or OpenAPI's `nullable` are ignored rather than refused.
+ */
+function newAjv(useDefaults: boolean): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: false,
+    useDefaults,
+    verbose: true,
+    allowUnionTypes: true,
+    unicodeRegExp: false,
+    // A library must not write to the console (`oam render` prints YAML on stdout); an unknown
+    // `format` (Kubernetes' `quantity`, say) is simply not checked.
+    logger: false,
+  });
+  addFormats(ajv);
+  return ajv;
+}
+
+const engines = { withDefaults: newAjv(true), plain: newAjv(false) };
+const MAX_CACHED = 500;
+/** Compiled validators by schema content; the WeakMap skips hashing for a schema object seen before. */
+const byHash = new Map<string, ValidateFunction>();
+const byIdentity = {
+  withDefaults: new WeakMap<object, ValidateFunction>(),
+  plain: new WeakMap<object, ValidateFunction>(),
+};
+
+/** The validator for `schema`, compiled once per schema content; an invalid schema is a definition error. */
+export function compiledValidator(schema: ParameterSchema, applyDefaults: boolean): ValidateFunction {
+  const mode = applyDefaults ? 'withDefaults' : 'plain';
+  const known = byIdentity[mode].get(schema);
+  if (known) return known;
+  const key = `${mode}:${hashOf(schema)}`;
+  let validate = byHash.get(key);
+  if (!validate) {
+    validate = compile(engines[mode], schema);
+    if (byHash.size >= MAX_CACHED) byHash.delete(byHash.keys().next().value!);
+    byHash.set(key, validate);
+  }
+  byIdentity[mode].set(schema, validate);
+  return validate;
+}
+
+function compile(ajv: Ajv2020, schema: ParameterSchema): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } catch (err) {
+    // For the platform team, not end users: ajv's own wording, with its `data` renamed to what they wrote.
+    const detail = (err as Error).message
+      .replace(/^schema is invalid: /, '')
+      .replace(/\bdata(?=[/ .])/g, 'parameters');
+    throw new RenderError(`the parameter schema is not a valid JSON Schema: ${detail}`, {}, 'definition');
+  }
+}

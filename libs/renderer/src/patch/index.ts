@@ -1,0 +1,1 @@
+export { applyPatch, PATCH_STRATEGY } from './apply-patch.js';

@@ -1,0 +1,271 @@
+import { patchKeysOf } from './support/patch.js';
+import { pod, trait, workload, type Obj } from './support/traits.js';
+
+/** The CUE traits that patch the pod template: env, annotations, sidecar, resource, storage, affinity. */
+describe('env', () => {
+  const base = () =>
+    workload('webservice', {
+      image: 'nginx',
+      env: [
+        { name: 'A', value: '1' },
+        { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+        { name: 'C', value: '3' },
+      ],
+    });
+
+  it('overrides, adds and unsets variables of the component container, keeping the rest', async () => {
+    const { apply } = await trait('env', { env: { A: 'one', D: '4' }, unset: ['C'] }, await base());
+    expect(pod(apply()).containers[0].env).toEqual([
+      { name: 'A', value: 'one' },
+      { name: 'B', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } },
+      { name: 'D', value: '4' },
+    ]);
+  });
+
+  it('replaces the whole environment on request', async () => {
+    const { apply } = await trait('env', { env: { Z: 'z' }, replace: true }, await base());
+    expect(pod(apply()).containers[0].env).toEqual([{ name: 'Z', value: 'z' }]);
+  });
+
+  it('targets other containers by name', async () => {
+    const withSidecar = await trait('sidecar', { name: 'proxy', image: 'envoy' }, await base());
+    const { apply } = await trait(
+      'env',
+      { containers: [{ containerName: 'proxy', env: { LOG: 'debug' } }] },
+      withSidecar.apply(),
+    );
+    const containers = pod(apply()).containers;
+    expect(containers.map((c: Obj) => c.name)).toEqual(['api', 'proxy']);
+    expect(containers[0].env).toHaveLength(3);
+    expect(containers[1].env).toEqual([{ name: 'LOG', value: 'debug' }]);
+  });
+
+  it('names a container that does not exist', async () => {
+    await expect(trait('env', { containerName: 'nope', env: { A: 'b' } }, await base())).rejects.toThrow(
+      /container \\"nope\\" not found/,
+    );
+  });
+});
+
+describe('annotations', () => {
+  it('annotates the workload and its pods', async () => {
+    const { apply } = await trait(
+      'annotations',
+      { 'a.example.com/x': 'y' },
+      await workload('worker', { image: 'busybox' }),
+    );
+    const result = apply() as Obj;
+    expect(result.metadata.annotations).toEqual({ 'a.example.com/x': 'y' });
+    expect(result.spec.template.metadata.annotations).toEqual({ 'a.example.com/x': 'y' });
+    expect(result.spec.template.metadata.labels['app.oam.dev/component']).toBe('api');
+  });
+
+  it("annotates a CronJob's job pods, and an object without pods only on itself", async () => {
+    const cron = await workload('cron-task', { image: 'busybox', schedule: '@daily' });
+    const { patch } = await trait('annotations', { k: 'v' }, cron, 'cron-task');
+    expect(patch).toEqual({
+      metadata: { annotations: { k: 'v' } },
+      spec: { jobTemplate: { spec: { template: { metadata: { annotations: { k: 'v' } } } } } },
+    });
+    const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} };
+    expect((await trait('annotations', { k: 'v' }, configMap, 'k8s-objects')).patch).toEqual({
+      metadata: { annotations: { k: 'v' } },
+    });
+  });
+});
+
+describe('sidecar', () => {
+  it('adds a container merged by name', async () => {
+    const { apply, template } = await trait(
+      'sidecar',
+      {
+        name: 'log',
+        image: 'fluent-bit',
+        args: ['-c', '/conf'],
+        volumes: [{ name: 'logs', path: '/var/log/app' }],
+      },
+      await workload('webservice', { image: 'nginx' }),
+    );
+    expect(patchKeysOf(template)).toEqual({ 'spec.template.spec.containers': 'name' });
+    const containers = pod(apply()).containers;
+    expect(containers).toHaveLength(2);
+    expect(containers[1]).toEqual({
+      name: 'log',
+      image: 'fluent-bit',
+      args: ['-c', '/conf'],
+      volumeMounts: [{ name: 'logs', mountPath: '/var/log/app' }],
+    });
+    // Applying it again changes nothing: same name, same container.
+    const again = await trait('sidecar', { name: 'log', image: 'fluent-bit:2' }, apply());
+    expect(pod(again.apply()).containers.map((c: Obj) => c.image)).toEqual(['nginx', 'fluent-bit:2']);
+  });
+});
+
+describe('resource', () => {
+  it('sets requests and limits on the component container, keeping what it does not name', async () => {
+    const base = await workload('webservice', { image: 'nginx', memory: '128Mi' });
+    const { apply } = await trait('resource', { cpu: '500m' }, base);
+    expect(pod(apply()).containers[0].resources).toEqual({
+      requests: { cpu: '500m', memory: '128Mi' },
+      limits: { cpu: '500m', memory: '128Mi' },
+    });
+  });
+
+  it('lets explicit requests and limits replace the whole maps', async () => {
+    const base = await workload('webservice', { image: 'nginx', cpu: '1', memory: '128Mi' });
+    const { apply } = await trait(
+      'resource',
+      { requests: { cpu: '250m', memory: '64Mi' }, limits: { cpu: 2 } },
+      base,
+    );
+    expect(pod(apply()).containers[0].resources).toEqual({
+      requests: { cpu: '250m', memory: '64Mi' },
+      limits: { cpu: 2, memory: '2048Mi' },
+    });
+  });
+
+  it('rejects a malformed memory quantity', async () => {
+    const base = await workload('webservice', { image: 'nginx' });
+    await expect(trait('resource', { memory: 'lots' }, base)).rejects.toThrow(/memory/);
+  });
+});
+
+describe('storage', () => {
+  it('mounts volumes by name, maps keys to env and creates what it declares', async () => {
+    const base = await workload('webservice', {
+      image: 'nginx',
+      env: [{ name: 'KEEP', value: 'me' }],
+      volumeMounts: { emptyDir: [{ name: 'tmp', mountPath: '/tmp' }] },
+    });
+    const { apply, outputs, template } = await trait(
+      'storage',
+      {
+        pvc: [{ name: 'data', mountPath: '/data', resources: { requests: { storage: '1Gi' } } }],
+        configMap: [
+          {
+            name: 'conf',
+            mountPath: '/etc/conf',
+            data: { 'app.ini': 'x=1' },
+            mountToEnv: { envName: 'MODE', configMapKey: 'mode' },
+          },
+        ],
+        secret: [{ name: 'creds', mountOnly: true, mountToEnvs: [{ envName: 'TOKEN', secretKey: 'token' }] }],
+        emptyDir: [{ name: 'cache', mountPath: '/cache', medium: 'Memory' }],
+      },
+      base,
+    );
+    expect(patchKeysOf(template)).toEqual({
+      'spec.template.spec.volumes': 'name',
+      'spec.template.spec.containers': 'name',
+      'spec.template.spec.containers[].volumeMounts': 'name',
+      'spec.template.spec.containers[].volumeDevices': 'name',
+      'spec.template.spec.containers[].env': 'name',
+    });
+    const spec = pod(apply());
+    expect(spec.volumes.map((v: Obj) => v.name)).toEqual([
+      'tmp',
+      'pvc-data',
+      'configmap-conf',
+      'emptydir-cache',
+    ]);
+    expect(spec.containers).toHaveLength(1);
+    expect(spec.containers[0].volumeMounts).toEqual([
+      { name: 'tmp', mountPath: '/tmp' },
+      { name: 'pvc-data', mountPath: '/data' },
+      { name: 'configmap-conf', mountPath: '/etc/conf', readOnly: false },
+      { name: 'emptydir-cache', mountPath: '/cache' },
+    ]);
+    expect(spec.containers[0].env).toEqual([
+      { name: 'KEEP', value: 'me' },
+      { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'conf', key: 'mode' } } },
+      { name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'creds', key: 'token' } } },
+    ]);
+    expect(Object.keys(outputs)).toEqual(['pvc-data', 'configmap-conf']);
+    expect(outputs['pvc-data']).toEqual({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data' },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        volumeMode: 'Filesystem',
+        resources: { requests: { storage: '1Gi' } },
+      },
+    });
+    expect(outputs['configmap-conf']).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'conf' },
+      data: { 'app.ini': 'x=1' },
+    });
+  });
+
+  it('attaches block-mode claims as devices', async () => {
+    const { patch } = await trait(
+      'storage',
+      { pvc: [{ name: 'raw', mountPath: '/dev/xvda', volumeMode: 'Block', mountOnly: true }] },
+      await workload('statefulset', { image: 'db' }),
+      'statefulset',
+    );
+    expect((patch as Obj).spec.template.spec.containers[0]).toEqual({
+      name: 'api',
+      volumeDevices: [{ name: 'pvc-raw', devicePath: '/dev/xvda' }],
+    });
+  });
+});
+
+describe('affinity', () => {
+  it('patches affinity and tolerations into the pod spec', async () => {
+    const { apply } = await trait(
+      'affinity',
+      {
+        podAntiAffinity: {
+          preferred: [
+            {
+              weight: 100,
+              podAffinityTerm: {
+                labelSelector: { matchLabels: { 'app.oam.dev/component': 'api' } },
+                topologyKey: 'kubernetes.io/hostname',
+              },
+            },
+          ],
+        },
+        nodeAffinity: {
+          required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'disktype', values: ['ssd'] }] }] },
+        },
+        tolerations: [{ key: 'dedicated', value: 'api', effect: 'NoSchedule' }],
+      },
+      await workload('webservice', { image: 'nginx' }),
+    );
+    const spec = pod(apply());
+    expect(spec.affinity).toEqual({
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [
+          {
+            weight: 100,
+            podAffinityTerm: {
+              labelSelector: { matchLabels: { 'app.oam.dev/component': 'api' } },
+              topologyKey: 'kubernetes.io/hostname',
+            },
+          },
+        ],
+      },
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'disktype', operator: 'In', values: ['ssd'] }] }],
+        },
+      },
+    });
+    expect(spec.tolerations).toEqual([
+      { key: 'dedicated', operator: 'Equal', value: 'api', effect: 'NoSchedule' },
+    ]);
+    expect(spec.containers).toHaveLength(1);
+  });
+
+  it('rejects a weight outside 1..100', async () => {
+    const base = await workload('webservice', { image: 'nginx' });
+    const term = { topologyKey: 'zone' };
+    await expect(
+      trait('affinity', { podAffinity: { preferred: [{ weight: 0, podAffinityTerm: term }] } }, base),
+    ).rejects.toThrow(/weight/);
+  });
+});
