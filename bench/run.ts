@@ -10,6 +10,8 @@ import type { BenchSuite } from './types.js';
 
 const suites: Record<string, () => Promise<BenchSuite>> = {
   renderer: async () => (await import('./renderer/render.bench.js')).suite,
+  'kube-server': async () => (await import('./kube-server/index.js')).suite,
+  runtime: async () => (await import('./runtime/runtime.bench.js')).suite,
 };
 
 async function main(): Promise<void> {

@@ -1,0 +1,180 @@
+import { Registry } from 'prom-client';
+import { sendJson, startHttpStub, type HttpStub } from '../../test/http-stub.js';
+import { isNotFound, KubeApiError } from './api-error.js';
+import { KubeTransport } from './transport.js';
+
+let stub: HttpStub;
+/** Set per test: how the stub answers. */
+let answer: Parameters<typeof startHttpStub>[0];
+
+beforeAll(async () => {
+  stub = await startHttpStub((req, res, body) => answer(req, res, body));
+});
+afterAll(() => stub.close());
+beforeEach(() => {
+  stub.requests.length = 0;
+});
+
+const transportWith = (options: ConstructorParameters<typeof KubeTransport>[1] = {}) =>
+  new KubeTransport(stub.kubeConfig, { registry: new Registry(), qps: 1000, burst: 1000, ...options });
+
+describe('KubeTransport', () => {
+  it('authenticates from the kubeconfig, parses JSON and counts requests per verb and code', async () => {
+    answer = (_req, res) => sendJson(res, 200, { kind: 'ConfigMap', metadata: { name: 'a' } });
+    const t = transportWith({ userAgent: 'unit-test' });
+    try {
+      const got = await t.request<{ metadata: { name: string } }>({
+        verb: 'get',
+        method: 'GET',
+        path: '/api/v1/namespaces/ns/configmaps/a',
+        query: { x: 1, skip: undefined },
+      });
+      expect(got.metadata.name).toBe('a');
+      const req = stub.requests[0];
+      expect(req.headers.authorization).toBe('Bearer stub-token');
+      expect(req.headers['user-agent']).toBe('unit-test');
+      expect(req.url.search).toBe('?x=1');
+      const metrics = await t.registry.metrics();
+      expect(metrics).toMatch(/rest_client_requests_total\{verb="get",code="200"\} 1/);
+      expect(metrics).toMatch(/rest_client_request_duration_seconds_count\{verb="get"\} 1/);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('turns an error answer into a KubeApiError carrying the Status', async () => {
+    answer = (_req, res) =>
+      sendJson(res, 404, {
+        kind: 'Status',
+        code: 404,
+        reason: 'NotFound',
+        message: 'configmaps "a" not found',
+      });
+    const t = transportWith();
+    try {
+      const err = await t
+        .request({ verb: 'get', method: 'GET', path: '/api/v1/namespaces/ns/configmaps/a' })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(KubeApiError);
+      expect(isNotFound(err)).toBe(true);
+      expect((err as KubeApiError).message).toBe(
+        'GET /api/v1/namespaces/ns/configmaps/a: 404 NotFound: configmaps "a" not found',
+      );
+      expect(await t.registry.metrics()).toMatch(/rest_client_requests_total\{verb="get",code="404"\} 1/);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('paces requests with the client-side token bucket (qps/burst) and records the wait', async () => {
+    answer = (_req, res) => sendJson(res, 200, {});
+    const t = transportWith({ qps: 20, burst: 2 });
+    try {
+      const t0 = performance.now();
+      await Promise.all(
+        Array.from({ length: 6 }, () =>
+          t.request({ verb: 'list', method: 'GET', path: '/api/v1/configmaps' }),
+        ),
+      );
+      // 2 at once, then 4 more at 20 qps: at least 200 ms.
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(180);
+      const sent = stub.requests.map((r) => r.at);
+      expect(sent[5] - sent[0]).toBeGreaterThanOrEqual(180);
+      expect(await t.registry.metrics()).toMatch(
+        /rest_client_rate_limiter_duration_seconds_count\{verb="list"\} 6/,
+      );
+    } finally {
+      t.close();
+    }
+  });
+
+  it('gives up on a request that gets no answer within its timeout', async () => {
+    answer = () => undefined; // never answers
+    const t = transportWith({ timeoutMs: 5000 });
+    try {
+      const t0 = performance.now();
+      const err = (await t
+        .request({ verb: 'get', method: 'GET', path: '/slow', timeoutMs: 100 })
+        .catch((e: unknown) => e)) as KubeApiError;
+      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(err).toMatchObject({ code: 0, reason: 'Timeout' });
+      expect(err.message).toMatch(/no answer within 100 ms/);
+      expect(await t.registry.metrics()).toMatch(/rest_client_requests_total\{verb="get",code="0"\} 1/);
+      const aborted = new AbortController();
+      const pending = t
+        .request({ verb: 'get', method: 'GET', path: '/slow', signal: aborted.signal })
+        .catch((e: unknown) => e);
+      setTimeout(() => aborted.abort(), 20);
+      expect(await pending).toMatchObject({ code: 0, reason: 'Aborted' });
+    } finally {
+      t.close();
+    }
+  });
+
+  it('streams line by line across chunk boundaries; the request timeout covers connecting, not the stream', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"n":1}\n{"n"');
+      setTimeout(() => res.write(':2}\n'), 60);
+      setTimeout(() => res.end('{"n":3}'), 120);
+    };
+    const t = transportWith();
+    try {
+      const lines: string[] = [];
+      const end = await t.stream(
+        { verb: 'watch', method: 'GET', path: '/w', timeoutMs: 30, idleTimeoutMs: 1000 },
+        (l) => lines.push(l),
+      );
+      expect(end).toEqual({ reason: 'closed' });
+      expect(lines).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('declares a stream that goes silent dead after its idle timeout (no silent stalls)', async () => {
+    answer = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"type":"BOOKMARK"}\n'); // then nothing, and the connection stays open
+    };
+    const t = transportWith();
+    try {
+      const t0 = performance.now();
+      const lines: string[] = [];
+      const end = await t.stream({ verb: 'watch', method: 'GET', path: '/w', idleTimeoutMs: 150 }, (l) =>
+        lines.push(l),
+      );
+      expect(end).toEqual({ reason: 'idle' });
+      expect(lines).toHaveLength(1);
+      expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('rejects a stream the server refuses, and ends one whose consumer throws as broken', async () => {
+    answer = (_req, res) =>
+      sendJson(res, 410, {
+        kind: 'Status',
+        code: 410,
+        reason: 'Expired',
+        message: 'too old resource version',
+      });
+    const t = transportWith();
+    try {
+      await expect(
+        t.stream({ verb: 'watch', method: 'GET', path: '/w', idleTimeoutMs: 1000 }, () => undefined),
+      ).rejects.toMatchObject({ code: 410, reason: 'Expired' });
+      answer = (_req, res) => {
+        res.writeHead(200);
+        res.write('line\n');
+      };
+      const end = await t.stream({ verb: 'watch', method: 'GET', path: '/w', idleTimeoutMs: 1000 }, () => {
+        throw new Error('cannot handle');
+      });
+      expect(end).toMatchObject({ reason: 'broken', error: { message: 'cannot handle' } });
+    } finally {
+      t.close();
+    }
+  });
+});

@@ -1,0 +1,288 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { sleep } from '../util/timing.js';
+import { TokenBucket } from '../util/token-bucket.js';
+import { KubeApiError } from './api-error.js';
+import { requestMetrics, type RequestMetrics } from './request-metrics.js';
+
+export interface TransportOptions {
+  /** Client-side rate limit shared by every request of this transport (controller-runtime: 20 qps, burst 30). */
+  qps?: number;
+  burst?: number;
+  /** Default time limit of a request, from sending to the end of the body. */
+  timeoutMs?: number;
+  registry?: Registry;
+  userAgent?: string;
+}
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestSpec {
+  /** The verb metrics are labelled with: get, list, watch, create, update, patch, delete. */
+  verb: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query?: Query;
+  body?: unknown;
+  contentType?: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface StreamSpec extends RequestSpec {
+  /** The stream is declared dead (and closed) when no byte arrives for this long. */
+  idleTimeoutMs: number;
+}
+
+/** How a stream ended: the server closed it, it went silent, the caller aborted, or the connection broke. */
+export type StreamEnd = { reason: 'closed' | 'idle' | 'aborted' } | { reason: 'broken'; error: Error };
+
+/**
+ * HTTP to the API server: authentication and TLS from a client-node
+ * KubeConfig, one keep-alive agent, a token-bucket rate limit, a time limit
+ * on every request, and per-verb metrics. Nothing here retries: callers
+ * decide (the Reflector re-watches, controllers requeue).
+ */
+export class KubeTransport {
+  readonly registry: Registry;
+  private readonly bucket: TokenBucket;
+  private readonly timeoutMs: number;
+  private readonly metrics: RequestMetrics;
+  private readonly server: URL;
+  private agent?: http.Agent;
+  private readonly userAgent: string;
+
+  constructor(
+    readonly kubeConfig: KubeConfig,
+    options: TransportOptions = {},
+  ) {
+    const cluster = kubeConfig.getCurrentCluster();
+    if (!cluster)
+      throw new Error(
+        `kubeconfig has no current cluster (current context: "${kubeConfig.getCurrentContext()}")`,
+      );
+    this.server = new URL(cluster.server);
+    this.bucket = new TokenBucket(options.qps ?? 20, options.burst ?? 30);
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.registry = options.registry ?? new Registry();
+    this.metrics = requestMetrics(this.registry);
+    this.userAgent = options.userAgent ?? 'oam-runtime';
+  }
+
+  /** Sends a request and parses the JSON answer; non-2xx answers throw a KubeApiError. */
+  async request<T>(spec: RequestSpec): Promise<T> {
+    const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
+    const payload = payloadOf(spec);
+    const { req, abort, cleanup } = await this.open(spec, timeoutMs, payload);
+    const started = performance.now();
+    try {
+      const res = await responseOf(req, payload);
+      this.metrics.duration.observe({ verb: spec.verb }, (performance.now() - started) / 1000);
+      const text = await readBody(res);
+      this.metrics.requests.inc({ verb: spec.verb, code: String(res.statusCode) });
+      const code = res.statusCode ?? 0;
+      if (code < 200 || code > 299) throw KubeApiError.fromResponse(code, text, spec.method, spec.path);
+      return (text ? JSON.parse(text) : undefined) as T;
+    } catch (err) {
+      if (err instanceof KubeApiError) throw err;
+      this.metrics.requests.inc({ verb: spec.verb, code: '0' });
+      throw this.noAnswer(err, abort, spec, timeoutMs);
+    } finally {
+      cleanup();
+    }
+  }
+
+  /**
+   * Opens a streaming GET and feeds it to `onLine` one line at a time
+   * (watch responses are one JSON object per line). Resolves when the stream
+   * ends, never rejects once the response has started; a non-2xx answer or
+   * no answer at all rejects.
+   */
+  async stream(spec: StreamSpec, onLine: (line: string) => void): Promise<StreamEnd> {
+    const { req, abort, cleanup, disarm } = await this.open(spec, spec.timeoutMs ?? this.timeoutMs);
+    let res: http.IncomingMessage;
+    try {
+      res = await responseOf(req, undefined);
+    } catch (err) {
+      cleanup();
+      this.metrics.requests.inc({ verb: spec.verb, code: '0' });
+      throw this.noAnswer(err, abort, spec, spec.timeoutMs ?? this.timeoutMs);
+    }
+    disarm(); // the overall time limit covered connecting; from here on the idle timer guards the stream
+    this.metrics.requests.inc({ verb: spec.verb, code: String(res.statusCode) });
+    const code = res.statusCode ?? 0;
+    if (code < 200 || code > 299) {
+      const text = await readBody(res).finally(cleanup);
+      throw KubeApiError.fromResponse(code, text, spec.method, spec.path);
+    }
+    return new Promise<StreamEnd>((resolve) => {
+      let buffered = '';
+      let idle = setTimeout(onIdle, spec.idleTimeoutMs);
+      let ended = false;
+      const onCallerAbort = (): void => finish({ reason: 'aborted' });
+      function finish(end: StreamEnd): void {
+        if (ended) return;
+        ended = true;
+        spec.signal?.removeEventListener('abort', onCallerAbort);
+        clearTimeout(idle);
+        cleanup();
+        res.destroy();
+        resolve(end);
+      }
+      function onIdle(): void {
+        finish({ reason: 'idle' });
+      }
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        clearTimeout(idle);
+        idle = setTimeout(onIdle, spec.idleTimeoutMs);
+        buffered += chunk;
+        let nl: number;
+        while ((nl = buffered.indexOf('\n')) >= 0) {
+          const line = buffered.slice(0, nl).trim();
+          buffered = buffered.slice(nl + 1);
+          if (line && !deliver(line)) return;
+          if (ended) return;
+        }
+      });
+      // A consumer that cannot handle a line ends the stream as broken, with its error.
+      function deliver(line: string): boolean {
+        try {
+          onLine(line);
+          return true;
+        } catch (error) {
+          finish({ reason: 'broken', error: error as Error });
+          return false;
+        }
+      }
+      res.on('end', () => {
+        if (buffered.trim() && !deliver(buffered.trim())) return;
+        finish({ reason: 'closed' });
+      });
+      res.on('error', (error) =>
+        finish(abort.signal.aborted ? { reason: 'aborted' } : { reason: 'broken', error }),
+      );
+      res.on('close', () => finish(abort.signal.aborted ? { reason: 'aborted' } : { reason: 'closed' }));
+      spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    });
+  }
+
+  /** Closes idle keep-alive sockets (call when done with the transport). */
+  close(): void {
+    this.agent?.destroy();
+  }
+
+  private async open(spec: RequestSpec, timeoutMs: number, payload?: string) {
+    const waitMs = this.bucket.reserve();
+    this.metrics.rateLimiterWait.observe({ verb: spec.verb }, waitMs / 1000);
+    await sleep(waitMs, spec.signal);
+    const abort = new AbortController();
+    const onCallerAbort = (): void => abort.abort(spec.signal?.reason);
+    if (spec.signal?.aborted) abort.abort(spec.signal.reason);
+    spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
+    let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(
+      () => abort.abort(new Error('timeout')),
+      timeoutMs,
+    );
+    const options = await this.requestOptions(spec, payload);
+    const lib = this.server.protocol === 'http:' ? http : https;
+    const req = lib.request({ ...options, signal: abort.signal });
+    const disarm = (): void => {
+      clearTimeout(timer);
+      timer = undefined;
+    };
+    const cleanup = (): void => {
+      disarm();
+      spec.signal?.removeEventListener('abort', onCallerAbort);
+    };
+    return { req, abort, cleanup, disarm };
+  }
+
+  private async requestOptions(
+    spec: RequestSpec,
+    payload: string | undefined,
+  ): Promise<https.RequestOptions> {
+    const opts: https.RequestOptions = { headers: {} };
+    await this.kubeConfig.applyToHTTPSOptions(opts);
+    if (!this.agent) {
+      // client-node builds a fresh agent per call; reuse the TLS material in one keep-alive agent instead.
+      const servername = opts.servername ?? this.kubeConfig.getCurrentCluster()?.tlsServerName;
+      const tls = {
+        ca: opts.ca,
+        cert: opts.cert,
+        key: opts.key,
+        rejectUnauthorized: opts.rejectUnauthorized,
+        servername,
+      };
+      this.agent =
+        this.server.protocol === 'http:'
+          ? new http.Agent({ keepAlive: true })
+          : new https.Agent({ keepAlive: true, ...tls });
+    }
+    const url = new URL(this.server.href.replace(/\/$/, '') + spec.path);
+    for (const [k, v] of Object.entries(spec.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = {
+      ...(opts.headers as Record<string, string>),
+      Accept: 'application/json',
+      'User-Agent': this.userAgent,
+    };
+    if (payload !== undefined) {
+      headers['Content-Type'] = spec.contentType ?? 'application/json';
+      // Explicit: Node sends a DELETE body with neither Content-Length nor chunked encoding,
+      // which the server reads as the start of the next request on the keep-alive connection.
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    return {
+      agent: this.agent,
+      auth: opts.auth,
+      method: spec.method,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || (this.server.protocol === 'http:' ? 80 : 443),
+      path: url.pathname + url.search,
+      headers,
+    };
+  }
+
+  private noAnswer(err: unknown, abort: AbortController, spec: RequestSpec, timeoutMs: number): KubeApiError {
+    const timedOut = abort.signal.aborted && !spec.signal?.aborted;
+    const message = timedOut
+      ? `no answer within ${timeoutMs} ms`
+      : spec.signal?.aborted
+        ? 'aborted by caller'
+        : String((err as Error)?.message ?? err);
+    return new KubeApiError(
+      0,
+      timedOut ? 'Timeout' : spec.signal?.aborted ? 'Aborted' : 'NetworkError',
+      message,
+      spec.method,
+      spec.path,
+    );
+  }
+}
+
+/** The request body as sent: strings as they are, anything else as JSON. */
+function payloadOf(spec: RequestSpec): string | undefined {
+  if (spec.body === undefined) return undefined;
+  return typeof spec.body === 'string' ? spec.body : JSON.stringify(spec.body);
+}
+
+function responseOf(req: http.ClientRequest, payload: string | undefined): Promise<http.IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+    if (payload !== undefined) req.end(payload);
+    else req.end();
+  });
+}
+
+function readBody(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('error', reject);
+  });
+}

@@ -1,0 +1,45 @@
+import { WorkQueue, type QueueOptions } from './queue.js';
+
+/**
+ * A work queue that can add an item later (client-go delaying_queue.go).
+ * An item waiting for several delays is added once, at the earliest time.
+ * Delayed items not yet due are dropped at shutdown.
+ */
+export class DelayingQueue<T> extends WorkQueue<T> {
+  /** Items waiting to be added, with their due time and timer; at most one timer per item. */
+  private readonly waiting = new Map<T, { dueAt: number; timer: ReturnType<typeof setTimeout> }>();
+
+  constructor(options: QueueOptions = {}) {
+    super(options);
+  }
+
+  /** Adds `item` after `delayMs` (now if ≤ 0). An earlier pending due time wins. */
+  addAfter(item: T, delayMs: number): void {
+    if (this.isShuttingDown()) return;
+    if (!(delayMs > 0)) {
+      this.add(item);
+      return;
+    }
+    const dueAt = this.now() + delayMs;
+    const pending = this.waiting.get(item);
+    if (pending) {
+      if (pending.dueAt <= dueAt) return;
+      clearTimeout(pending.timer);
+    }
+    const timer = setTimeout(() => {
+      this.waiting.delete(item);
+      this.add(item);
+    }, delayMs);
+    this.waiting.set(item, { dueAt, timer });
+  }
+
+  /** Items waiting for their delay; for tests and diagnostics. */
+  waitingCount(): number {
+    return this.waiting.size;
+  }
+
+  protected override onShutDown(): void {
+    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    this.waiting.clear();
+  }
+}

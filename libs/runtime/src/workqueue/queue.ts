@@ -1,0 +1,170 @@
+import type { Registry } from 'prom-client';
+import { onScrape, queueMetrics, type QueueMetrics } from './metrics.js';
+
+export interface QueueOptions {
+  /** Metric label; metrics are recorded only when both name and registry are given. */
+  name?: string;
+  registry?: Registry;
+  now?: () => number;
+}
+
+/**
+ * The basic work queue (client-go util/workqueue queue.go).
+ *
+ * Contract for workers: `get()` hands out an item and marks it processing;
+ * the worker MUST call `done(item)` when it has finished with it, whatever
+ * the outcome. Until then the same item is never handed to another worker;
+ * if it was re-added meanwhile it is queued again by `done`, so the change
+ * that arrived during processing is never lost.
+ *
+ * Items are compared with `===` (SameValueZero): use strings or numbers.
+ */
+export class WorkQueue<T> {
+  /** FIFO of items waiting; every entry is in `dirty` and appears at most once; none is in `processing`. */
+  private items: T[] = [];
+  private head = 0;
+  /** Items that need processing: queued ones, plus processing ones re-added since they were handed out. */
+  private readonly dirty = new Set<T>();
+  /** Items handed out and not yet `done`, with the time processing started. */
+  private readonly processing = new Map<T, number>();
+  /** When each queued item was first added (for queue latency). */
+  private readonly queuedSince = new Map<T, number>();
+  /** Pending `get()` callers; non-empty only while the queue is empty and not shutting down. */
+  private waiters: Array<(item: T | undefined) => void> = [];
+  private drainWaiters: Array<() => void> = [];
+  private shuttingDown = false;
+  protected readonly now: () => number;
+  private readonly metrics?: QueueMetrics;
+  private readonly name: string;
+  private unregisterScrape?: () => void;
+
+  constructor(options: QueueOptions = {}) {
+    this.now = options.now ?? (() => performance.now());
+    this.name = options.name ?? '';
+    if (options.name && options.registry) {
+      this.metrics = queueMetrics(options.registry);
+      this.unregisterScrape = onScrape(options.registry, () => this.updateRunningGauges());
+    }
+  }
+
+  /** Marks the item as needing processing. No-op if it is already waiting, or once shutting down. */
+  add(item: T): void {
+    if (this.shuttingDown || this.dirty.has(item)) return;
+    this.metrics?.adds.inc({ name: this.name });
+    this.dirty.add(item);
+    if (this.processing.has(item)) return; // `done` will queue it again
+    this.enqueue(item);
+  }
+
+  /** Number of items waiting (not counting the ones being processed). */
+  len(): number {
+    return this.items.length - this.head;
+  }
+
+  /**
+   * The next item, waiting for one if needed. Resolves `undefined` once the
+   * queue is shutting down and empty: the worker should then exit.
+   */
+  get(): Promise<T | undefined> {
+    if (this.len() > 0) return Promise.resolve(this.take());
+    if (this.shuttingDown) return Promise.resolve(undefined);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Ends processing of `item`; if it was re-added meanwhile it is queued again. */
+  done(item: T): void {
+    const started = this.processing.get(item);
+    if (started === undefined) return;
+    this.processing.delete(item);
+    this.metrics?.workDuration.observe({ name: this.name }, (this.now() - started) / 1000);
+    if (this.dirty.has(item)) this.enqueue(item);
+    if (this.processing.size === 0) this.releaseDrainWaiters();
+  }
+
+  /** Stops accepting adds; workers get the items still queued, then `undefined`. */
+  shutDown(): void {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    this.onShutDown();
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w(undefined);
+    this.unregisterScrape?.();
+    if (this.processing.size === 0) this.releaseDrainWaiters();
+  }
+
+  /** `shutDown`, then resolves once every item handed out has been `done` (in-flight work finished). */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    if (this.processing.size === 0 && this.len() === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  isShuttingDown(): boolean {
+    return this.shuttingDown;
+  }
+
+  /** Items currently handed out; for tests and diagnostics. */
+  processingCount(): number {
+    return this.processing.size;
+  }
+
+  protected onShutDown(): void {
+    // Subclasses release their timers here.
+  }
+
+  private enqueue(item: T): void {
+    const waiter = this.waiters.shift();
+    this.queuedSince.set(item, this.now());
+    if (waiter) {
+      this.items.push(item);
+      waiter(this.take());
+      return;
+    }
+    this.items.push(item);
+    this.metrics?.depth.set({ name: this.name }, this.len());
+  }
+
+  private take(): T {
+    const item = this.items[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    this.dirty.delete(item);
+    const t = this.now();
+    this.processing.set(item, t);
+    const since = this.queuedSince.get(item);
+    this.queuedSince.delete(item);
+    if (this.metrics) {
+      this.metrics.depth.set({ name: this.name }, this.len());
+      if (since !== undefined) this.metrics.queueDuration.observe({ name: this.name }, (t - since) / 1000);
+    }
+    return item;
+  }
+
+  private releaseDrainWaiters(): void {
+    if (!this.shuttingDown || this.len() > 0) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private updateRunningGauges(): void {
+    if (!this.metrics) return;
+    const t = this.now();
+    let longest = 0;
+    let total = 0;
+    for (const started of this.processing.values()) {
+      const s = (t - started) / 1000;
+      total += s;
+      longest = Math.max(longest, s);
+    }
+    this.metrics.longestRunning.set({ name: this.name }, longest);
+    this.metrics.unfinishedWork.set({ name: this.name }, total);
+  }
+
+  protected recordRetry(): void {
+    this.metrics?.retries.inc({ name: this.name });
+  }
+}
