@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerRender } from './commands/render/index.js';
+import { registerServer } from './commands/server/index.js';
 import { UserError } from './output/user-error.js';
 
 /**
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .version(process.env.npm_package_version ?? '0.1.0')
     .showHelpAfterError();
   registerRender(program);
+  registerServer(program);
   return program;
 }
 

@@ -19,7 +19,9 @@ export type StatusReason =
   | 'Expired'
   | 'InternalError'
   | 'Timeout'
-  | 'ServiceUnavailable';
+  | 'ServiceUnavailable'
+  /** No reason: kube-apiserver answers some internal errors (500) with a bare message. */
+  | '';
 
 /** One field-level cause, as in `details.causes[]` (reason e.g. FieldValueInvalid, FieldValueRequired, FieldManagerConflict). */
 export interface StatusCause {
@@ -57,7 +59,7 @@ export class ApiError extends Error {
       metadata: {},
       status: 'Failure',
       message: this.message,
-      reason: this.reason,
+      ...(this.reason ? { reason: this.reason } : {}),
       ...details,
       code: this.code,
     };

@@ -6,8 +6,7 @@ export type OutputFormat = 'yaml' | 'json';
 /** `yaml`: a multi-document stream; `json`: one v1 List, as kubectl prints. */
 export function formatObjects(objects: readonly KubeObject[], format: OutputFormat): string {
   const items = objects.map(headerFirst);
-  if (format === 'json')
-    return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2)}\n`;
+  if (format === 'json') return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2)}\n`;
   return items.map((o) => stringify(o, { lineWidth: 0 })).join('---\n');
 }
 

@@ -1,0 +1,15 @@
+import type { BenchResult, BenchSuite } from '../types.js';
+import { run as crud } from './crud.bench.js';
+import { run as list } from './list.bench.js';
+import { run as memory } from './memory.bench.js';
+import { run as validation } from './validation.bench.js';
+import { run as watch } from './watch.bench.js';
+
+/** The embedded API server's benchmarks (issue 4), each on a fresh server, each under a minute. */
+export async function run(): Promise<BenchResult[]> {
+  const results: BenchResult[] = [];
+  for (const bench of [crud, list, watch, memory, validation]) results.push(...(await bench()));
+  return results;
+}
+
+export const suite: BenchSuite = { name: 'kube-server', run };

@@ -1,0 +1,96 @@
+import type { PatchKind } from './collab/patching.js';
+import type { Logger } from './core.js';
+import type { DeleteOptions } from './objects/deleter.js';
+import type { ListQuery } from './objects/reader.js';
+import type { ObjectService } from './objects/service.js';
+import type { ChangeEvent, KubeObj } from './store/types.js';
+
+/** A group/version/resource, e.g. { group: 'apps', version: 'v1', resource: 'deployments' }. */
+export interface Gvr {
+  group: string;
+  version: string;
+  resource: string;
+}
+
+/** One committed change, as an in-process controller sees it (objects in their stored form). */
+export interface ControllerEvent {
+  type: ChangeEvent['type'];
+  /** Storage key, "<group>/<plural>" ("apps/deployments", "/pods"). */
+  resource: string;
+  namespace: string;
+  name: string;
+  resourceVersion: string;
+  object: KubeObj;
+}
+
+/** Reads and writes with the server's own semantics (admission, resourceVersions, GC, watches). */
+export interface InProcessApi {
+  get(gvr: Gvr, namespace: string | undefined, name: string): KubeObj | undefined;
+  list(gvr: Gvr, namespace?: string, query?: ListQuery): KubeObj[];
+  create(gvr: Gvr, namespace: string | undefined, obj: object): KubeObj;
+  update(gvr: Gvr, namespace: string | undefined, name: string, obj: object, subresource?: 'status'): KubeObj;
+  patch(
+    gvr: Gvr,
+    namespace: string | undefined,
+    name: string,
+    kind: PatchKind,
+    patch: unknown,
+    subresource?: 'status',
+  ): KubeObj;
+  delete(gvr: Gvr, namespace: string | undefined, name: string, opts?: DeleteOptions): void;
+}
+
+export interface ControllerContext {
+  api: InProcessApi;
+  /** Every change after subscription; the listener runs after the write committed and must not block. */
+  subscribe(listener: (event: ControllerEvent) => void): () => void;
+  log: Logger;
+}
+
+/** Something that runs inside the server (the workload simulator): started after the store, stopped before it closes. */
+export interface ServerController {
+  name: string;
+  start(ctx: ControllerContext): void | Promise<void>;
+  stop?(): void | Promise<void>;
+}
+
+export function inProcessApi(objects: ObjectService, manager: string): InProcessApi {
+  const info = (gvr: Gvr) => objects.info(gvr.group, gvr.version, gvr.resource);
+  const opts = { manager };
+  return {
+    get: (gvr, ns, name) => {
+      const entry = objects.core.store.get(`${gvr.group}/${gvr.resource}`, ns ?? '', name);
+      return entry ? objects.get(info(gvr), ns, name) : undefined;
+    },
+    list: (gvr, ns, query) => objects.list(info(gvr), ns, query).items,
+    create: (gvr, ns, obj) => objects.create(info(gvr), ns, obj, opts),
+    update: (gvr, ns, name, obj, sub) => objects.update(info(gvr), ns, name, obj, opts, sub).object,
+    patch: (gvr, ns, name, kind, patch, sub) =>
+      objects.patch(info(gvr), ns, name, kind, patch, { ...opts, force: true }, sub).object,
+    delete: (gvr, ns, name, deleteOpts) => {
+      objects.delete(info(gvr), ns, name, deleteOpts);
+    },
+  };
+}
+
+export function controllerContext(
+  objects: ObjectService,
+  controller: ServerController,
+  log: Logger,
+): ControllerContext {
+  return {
+    api: inProcessApi(objects, controller.name),
+    subscribe: (listener) =>
+      objects.core.store.subscribe((e) =>
+        listener({
+          type: e.type,
+          resource: e.resource,
+          namespace: e.namespace,
+          name: e.name,
+          resourceVersion: String(e.rv),
+          object: e.object,
+        }),
+      ),
+    log: (entry) => log({ controller: controller.name, ...entry }),
+  };
+}

@@ -1,0 +1,118 @@
+import { toExternal } from '../convert/index.js';
+import type { Core } from '../core.js';
+import { ApiError } from '../errors.js';
+import { selectableFields } from '../fields.js';
+import { decodeContinue, encodeContinue } from '../paging.js';
+import { storageKey, type ResourceInfo } from '../resources.js';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../selectors.js';
+import type { KubeObj, StoredEntry } from '../store/types.js';
+import { badRequest, notFound } from './meta.js';
+
+export interface ListQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+export interface ListResult {
+  items: KubeObj[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export function parseResourceVersion(text: string): number {
+  if (!/^\d+$/.test(text)) {
+    throw badRequest(
+      `invalid resource version: resourceVersion: Invalid value: "${text}": strconv.ParseUint: parsing "${text}": invalid syntax`,
+    );
+  }
+  return Number(text);
+}
+
+export function tooLargeResourceVersion(requested: number, current: number): ApiError {
+  return new ApiError(
+    504,
+    'Timeout',
+    `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    },
+  );
+}
+
+/** A compiled filter for list and watch: label and field selectors of one request. */
+export function compileFilter(
+  info: ResourceInfo,
+  labelSelector?: string,
+  fieldSelector?: string,
+): (obj: KubeObj) => boolean {
+  const labels = parseLabelSelector(labelSelector);
+  const fields = parseFieldSelector(fieldSelector, selectableFields(storageKey(info)));
+  if (!labels.length && !fields.length) return () => true;
+  return (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj);
+}
+
+/** Get and list, from memory, with kube's resourceVersion, selector and paging semantics. */
+export class ObjectReader {
+  constructor(private readonly core: Core) {}
+
+  get(info: ResourceInfo, namespace: string | undefined, name: string): KubeObj {
+    const entry = this.core.store.get(storageKey(info), namespace ?? '', name);
+    if (!entry) throw notFound(info, name);
+    return toExternal(info, entry.object);
+  }
+
+  list(info: ResourceInfo, namespace: string | undefined, q: ListQuery): ListResult {
+    const store = this.core.store;
+    const current = store.currentRv();
+    const filter = compileFilter(info, q.labelSelector, q.fieldSelector);
+    let atRv = current;
+    let start = '';
+    if (q.continue) {
+      if (q.resourceVersion && q.resourceVersion !== '0') {
+        throw badRequest('specifying resource version is not allowed when using continue');
+      }
+      const token = decodeContinue(q.continue);
+      atRv = token.rv;
+      start = token.start;
+    } else if (q.resourceVersion !== undefined && q.resourceVersion !== '') {
+      const requested = parseResourceVersion(q.resourceVersion);
+      if (requested > current) throw tooLargeResourceVersion(requested, current);
+      if (q.resourceVersionMatch === 'Exact') atRv = requested;
+    }
+    let entries: StoredEntry[];
+    try {
+      entries = store.snapshot(storageKey(info), atRv, namespace);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (q.continue) {
+        throw new ApiError(
+          410,
+          'Expired',
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.',
+        );
+      }
+      throw new ApiError(410, 'Expired', 'The resourceVersion for the provided list is too old.');
+    }
+    const keyOf = (e: StoredEntry) => `${e.namespace}/${e.name}`;
+    if (start) entries = entries.filter((e) => keyOf(e) > start);
+    const limit = q.limit && q.limit > 0 ? q.limit : Infinity;
+    const items: KubeObj[] = [];
+    let i = 0;
+    for (; i < entries.length && items.length < limit; i++) {
+      if (filter(entries[i].object)) items.push(toExternal(info, entries[i].object));
+    }
+    const result: ListResult = { items, resourceVersion: String(atRv) };
+    const more = entries.slice(i).some((e) => filter(e.object));
+    if (more) {
+      result.continue = encodeContinue({ rv: atRv, start: keyOf(entries[i - 1]) });
+      if (!q.labelSelector && !q.fieldSelector) result.remainingItemCount = entries.length - i;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { applyPatch, serverSideApply, updateManagedFields, type PatchKind } from '../collab/patching.js';
+import { toExternal, toStorage } from '../convert/index.js';
+import type { Core, WriteOptions } from '../core.js';
+import { CRD_KEY, establishedStatus } from '../crds.js';
+import { ApiError } from '../errors.js';
+import { storageKey, type ResourceInfo } from '../resources.js';
+import type { KubeObj, StoredEntry } from '../store/types.js';
+import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
+import { prepareServiceIps } from '../cluster-ips/service-ips.js';
+import { admit, decodeObject, requireNamespace, settleNamespace, type Prepare } from './admission.js';
+import {
+  MODIFIED_MESSAGE,
+  alreadyExists,
+  badRequest,
+  conflict,
+  generateNameSuffix,
+  invalid,
+  notFound,
+  nowTimestamp,
+  sameContent,
+  specChanged,
+} from './meta.js';
+
+export interface WriteResult {
+  object: KubeObj;
+  created: boolean;
+}
+
+/** Finalizers still holding a deleting object (a namespace also waits for its spec.finalizers). */
+function pendingFinalizers(obj: KubeObj): number {
+  const spec =
+    obj.kind === 'Namespace' ? ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
+  return (obj.metadata.finalizers ?? []).length + spec.length;
+}
+
+const gvkOf = (info: ResourceInfo) => ({ group: info.group, version: info.version, kind: info.kind });
+const hasStatus = (info: ResourceInfo) => info.subresources?.includes('status') ?? false;
+const isCoreService = (info: ResourceInfo) => !info.group && info.kind === 'Service';
+
+interface RegistryStep {
+  prepare: Prepare;
+  /** The object as decoded and defaulted, before the step changed it. */
+  decoded?: KubeObj;
+}
+
+/** Create, update and patch with kube-apiserver's semantics; every method is synchronous, so read-modify-write is atomic. */
+export class ObjectWriter {
+  private readonly clusterIps: ClusterIpAllocator;
+
+  constructor(private readonly core: Core) {
+    this.clusterIps = new ClusterIpAllocator(core.store);
+  }
+
+  create(
+    info: ResourceInfo,
+    namespace: string | undefined,
+    body: unknown,
+    opts: WriteOptions,
+    applied = false,
+  ): KubeObj {
+    const obj = decodeObject(info, body);
+    settleNamespace(info, obj, namespace);
+    const meta = obj.metadata;
+    if (!meta.name && meta.generateName) meta.name = meta.generateName + generateNameSuffix();
+    if (!meta.name) {
+      throw invalid(info, '', [
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value: name or generateName is required',
+          field: 'metadata.name',
+        },
+      ]);
+    }
+    if (info.namespaced) requireNamespace(this.core, info, meta.namespace as string, meta.name);
+    for (const key of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const)
+      delete meta[key];
+    meta.uid = randomUUID();
+    meta.creationTimestamp = nowTimestamp();
+    meta.generation = 1;
+    if (hasStatus(info) && info.kind !== 'Namespace') delete obj.status;
+    const step = this.registryStep(info, undefined, opts);
+    const admitted = admit(this.core, info, obj, applied ? undefined : opts, step?.prepare);
+    if (this.core.store.get(storageKey(info), meta.namespace ?? '', meta.name))
+      throw alreadyExists(info, meta.name);
+    if (!applied) {
+      admitted.metadata.managedFields = this.managedFields(info, undefined, step?.decoded ?? admitted, opts);
+    }
+    return this.commit(info, admitted, opts);
+  }
+
+  update(
+    info: ResourceInfo,
+    namespace: string | undefined,
+    name: string,
+    body: unknown,
+    opts: WriteOptions,
+    subresource?: string,
+  ): WriteResult {
+    const obj = decodeObject(info, body);
+    if (obj.metadata.name && obj.metadata.name !== name) {
+      throw badRequest(
+        `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
+      );
+    }
+    obj.metadata.name = name;
+    settleNamespace(info, obj, namespace);
+    const current = this.core.store.get(storageKey(info), namespace ?? '', name);
+    if (!current) throw notFound(info, name);
+    return { object: this.commitUpdate(info, current, obj, opts, subresource, false), created: false };
+  }
+
+  patch(
+    info: ResourceInfo,
+    namespace: string | undefined,
+    name: string,
+    kind: PatchKind,
+    patchBody: unknown,
+    opts: WriteOptions,
+    subresource?: string,
+  ): WriteResult {
+    const current = this.core.store.get(storageKey(info), namespace ?? '', name);
+    const now = nowTimestamp();
+    if (kind === 'apply') {
+      const body = patchBody as { apiVersion?: unknown; kind?: unknown } | null;
+      const expected = info.group ? `${info.group}/${info.version}` : info.version;
+      if (body && typeof body === 'object' && (body.kind !== info.kind || body.apiVersion !== expected)) {
+        const [group, version] = String(body.apiVersion ?? '').includes('/')
+          ? String(body.apiVersion).split('/')
+          : ['', String(body.apiVersion ?? '')];
+        throw badRequest(`invalid object type: ${group}/${version}, Kind=${String(body.kind ?? '')}`);
+      }
+      const applied = decodeObject(info, patchBody);
+      if (applied.metadata.name && applied.metadata.name !== name) {
+        throw badRequest(
+          `the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`,
+        );
+      }
+      applied.metadata.name = name;
+      settleNamespace(info, applied, namespace);
+      const live = current ? toExternal(info, current.object) : undefined;
+      if (!live && subresource) throw notFound(info, name);
+      const merged = serverSideApply({
+        live,
+        applied,
+        manager: opts.manager,
+        force: opts.force ?? false,
+        gvk: gvkOf(info),
+        now,
+        subresource,
+      }) as KubeObj;
+      if (!current) return { object: this.create(info, namespace, merged, opts, true), created: true };
+      return { object: this.commitUpdate(info, current, merged, opts, subresource, true), created: false };
+    }
+    if (!current) throw notFound(info, name);
+    const live = toExternal(info, current.object);
+    const patched = decodeObject(info, applyPatch(kind, live, patchBody, gvkOf(info)));
+    if (patched.metadata.name !== name)
+      throw badRequest(`the name of the object cannot be changed by a patch`);
+    return { object: this.commitUpdate(info, current, patched, opts, subresource, false), created: false };
+  }
+
+  /** The shared tail of update and patch: preconditions, subresource rules, admission, generation, write. */
+  private commitUpdate(
+    info: ResourceInfo,
+    current: StoredEntry,
+    incoming: KubeObj,
+    opts: WriteOptions,
+    subresource: string | undefined,
+    applied: boolean,
+  ): KubeObj {
+    const live = toExternal(info, current.object);
+    const rv = incoming.metadata.resourceVersion;
+    if (rv && rv !== String(current.rv)) throw conflict(info, current.name, MODIFIED_MESSAGE);
+    let next: KubeObj;
+    if (subresource === 'status') {
+      next = { ...structuredClone(live), status: incoming.status };
+      if (applied || incoming.metadata.managedFields)
+        next.metadata.managedFields = incoming.metadata.managedFields;
+    } else {
+      next = incoming;
+      if (hasStatus(info) && info.kind !== 'Namespace') {
+        if (live.status === undefined) delete next.status;
+        else next.status = structuredClone(live.status);
+      }
+    }
+    this.keepImmutableMeta(info, live, next);
+    const step = subresource === 'status' ? undefined : this.registryStep(info, live, opts);
+    const admitted = admit(this.core, info, next, applied ? undefined : opts, step?.prepare);
+    admitted.metadata.generation = (live.metadata.generation ?? 1) + (specChanged(live, admitted) ? 1 : 0);
+    if (!applied) {
+      const written = step?.decoded ?? admitted;
+      admitted.metadata.managedFields = this.managedFields(info, live, written, opts, subresource);
+    }
+    if (sameContent(admitted, live)) return live;
+    return this.commit(info, admitted, opts);
+  }
+
+  /**
+   * The kind's registry step (Services get their cluster IPs). kube's field manager runs in
+   * the handler, ahead of the registry, so what the step fills in is nobody's field: the
+   * step keeps the object as it was before, for managedFields.
+   */
+  private registryStep(
+    info: ResourceInfo,
+    before: KubeObj | undefined,
+    opts: WriteOptions,
+  ): RegistryStep | undefined {
+    if (!isCoreService(info)) return undefined;
+    const step: RegistryStep = {
+      prepare: (obj) => {
+        step.decoded = structuredClone(obj);
+        prepareServiceIps(obj, { info, allocator: this.clusterIps, before, dryRun: opts.dryRun ?? false });
+      },
+    };
+    return step;
+  }
+
+  private keepImmutableMeta(info: ResourceInfo, live: KubeObj, next: KubeObj): void {
+    const from = live.metadata;
+    const meta = next.metadata;
+    for (const key of [
+      'uid',
+      'creationTimestamp',
+      'deletionTimestamp',
+      'deletionGracePeriodSeconds',
+      'namespace',
+      'name',
+    ] as const) {
+      if (from[key] === undefined) delete meta[key];
+      else (meta as Record<string, unknown>)[key] = from[key];
+    }
+    if (from.deletionTimestamp) {
+      const added = (meta.finalizers ?? []).filter((f) => !(from.finalizers ?? []).includes(f));
+      if (added.length) {
+        const list = added.map((f) => `"${f}"`).join(', ');
+        const message = `Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{${list}}`;
+        throw invalid(info, meta.name as string, [
+          { reason: 'FieldValueForbidden', message, field: 'metadata.finalizers' },
+        ]);
+      }
+    }
+  }
+
+  private managedFields(
+    info: ResourceInfo,
+    before: KubeObj | undefined,
+    after: KubeObj,
+    opts: WriteOptions,
+    subresource?: string,
+  ) {
+    return updateManagedFields({
+      before,
+      after,
+      manager: opts.manager,
+      operation: 'Update',
+      gvk: gvkOf(info),
+      now: nowTimestamp(),
+      subresource,
+    }) as unknown[];
+  }
+
+  /** Stores (or, for a deleting object whose last finalizer went, removes) the object; dryRun stores nothing. */
+  private commit(info: ResourceInfo, obj: KubeObj, opts: WriteOptions): KubeObj {
+    if (obj.metadata.managedFields && !obj.metadata.managedFields.length) delete obj.metadata.managedFields;
+    if (storageKey(info) === CRD_KEY) obj.status = establishedStatus(obj, nowTimestamp());
+    const stored = toStorage(info, obj, this.core.crds.storageVersion(info));
+    if (opts.dryRun) return toExternal(info, stored);
+    const key = storageKey(info);
+    if (stored.metadata.deletionTimestamp && !pendingFinalizers(stored)) {
+      const removed = this.core.store.remove(
+        key,
+        stored.metadata.namespace ?? '',
+        stored.metadata.name as string,
+        stored,
+      );
+      if (!removed)
+        throw new ApiError(
+          500,
+          'InternalError',
+          `object ${stored.metadata.name} vanished while being finalized`,
+        );
+      return toExternal(info, removed);
+    }
+    return toExternal(info, this.core.store.put(key, stored));
+  }
+}

@@ -1,0 +1,64 @@
+/** Field rules for one kind, looked up by schema path. */
+import {
+  BUILT_IN_GROUPS,
+  BUILT_IN_RULES,
+  OBJECT_META,
+  type FieldRule,
+  type ListRule,
+  type RuleTable,
+} from './rules.js';
+
+export interface Gvk {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+export interface TypeSchema {
+  readonly gvk: Gvk;
+  /** Served from Go structs: strategic merge patch is allowed. */
+  readonly builtIn: boolean;
+  rule(path: string): FieldRule | undefined;
+  /** The list rule at `path`; lists without one are atomic. */
+  listRule(path: string): ListRule;
+  isAtomicMap(path: string): boolean;
+}
+
+const ATOMIC_LIST: ListRule = { kind: 'list', strategy: 'replace', listType: 'atomic' };
+
+export function apiVersionOf(gvk: Gvk): string {
+  return gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+}
+
+/** Go's `schema.GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=Pod`. */
+export function gvkString(gvk: Gvk): string {
+  return `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
+}
+
+export function schemaFor(gvk: Gvk): TypeSchema {
+  const table: RuleTable = { ...OBJECT_META, ...(BUILT_IN_RULES[`${apiVersionOf(gvk)}/${gvk.kind}`] ?? {}) };
+  const rule = (path: string): FieldRule | undefined => table[path];
+  return {
+    gvk,
+    builtIn: BUILT_IN_GROUPS.has(gvk.group),
+    rule,
+    listRule(path) {
+      const found = rule(path);
+      return found?.kind === 'list' ? found : ATOMIC_LIST;
+    },
+    isAtomicMap(path) {
+      const found = rule(path);
+      return found?.kind === 'map' && found.mapType === 'atomic';
+    },
+  };
+}
+
+/** The schema path of a field below `parent`. */
+export function fieldPath(parent: string, name: string): string {
+  return parent ? `${parent}.${name}` : name;
+}
+
+/** The schema path of the items of the list at `parent`. */
+export function itemPath(parent: string): string {
+  return `${parent}[]`;
+}

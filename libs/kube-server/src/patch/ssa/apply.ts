@@ -1,0 +1,153 @@
+/**
+ * Server-side apply (structured-merge-diff's Updater.Apply behind kube's FieldManager):
+ * merge the applied configuration into the live object, remove the fields this manager
+ * applied last time and no longer applies (unless someone else owns them), then take
+ * ownership: a changed field owned by another manager is a conflict unless forced.
+ */
+import { ApiError } from '../../errors.js';
+import type { FieldSet } from '../fieldpath/set.js';
+import { apiVersionOf, gvkString, schemaFor, type Gvk, type TypeSchema } from '../schema/lookup.js';
+import { badRequest, internalError } from '../status.js';
+import { isObject, type JsonObject } from '../values.js';
+import { conflictError } from './conflicts.js';
+import { stripMeta, withoutResetFields } from './fields.js';
+import {
+  decodeManagedFields,
+  encodeManagedFields,
+  managerId,
+  type Managers,
+  type ManagerState,
+} from './managers.js';
+import { mergeApplied, removeItems } from './merge.js';
+import { takeOwnership } from './ownership.js';
+import { appliedFieldSet, compareObjects, TypedValueError } from './typed.js';
+import { capUpdateManagers, withoutManagedFields } from './shared.js';
+
+export interface ServerSideApplyArgs {
+  live: object | undefined;
+  applied: object;
+  manager: string;
+  force: boolean;
+  gvk: Gvk;
+  now: string;
+  subresource?: string;
+}
+
+export function serverSideApply(args: ServerSideApplyArgs): object {
+  const { gvk, manager, now, subresource } = args;
+  validateFieldManager(manager);
+  const applied = validateApplied(args.applied, gvk);
+  const schema = schemaFor(gvk);
+  const live = isObject(args.live) ? args.live : undefined;
+  const managers = decodeLiveManagers(live);
+  const liveBody = live ? withoutManagedFields(live) : {};
+
+  const applierId = managerId({ manager, operation: 'Apply', apiVersion: apiVersionOf(gvk), subresource });
+  const previous = managers.get(applierId);
+  const applier: ManagerState = {
+    manager,
+    operation: 'Apply',
+    apiVersion: apiVersionOf(gvk),
+    time: now,
+    ...(subresource ? { subresource } : {}),
+    set: withoutResetFields(typedAppliedSet(applied, schema), subresource),
+  };
+  const withApplier: Managers = new Map(managers).set(applierId, applier);
+
+  const merged = prune(mergeApplied(liveBody, applied, schema), withApplier, previous?.set, schema);
+  const comparison = compareObjects(liveBody, merged, schema);
+  const { managers: owners, conflicts } = takeOwnership(withApplier, applierId, comparison);
+  if (conflicts.length && !args.force) throw conflictError(conflicts);
+
+  const unchanged =
+    comparison.added.isEmpty() && comparison.modified.isEmpty() && comparison.removed.isEmpty();
+  // A no-op apply keeps the entry's time, as kube's managedFieldsUpdater does.
+  if (unchanged && previous?.time) owners.set(applierId, { ...applier, time: previous.time });
+  const stripped: Managers = new Map(
+    [...owners].map(([id, state]) => [id, { ...state, set: stripMeta(state.set) }]),
+  );
+  const metadata = isObject(merged.metadata) ? merged.metadata : {};
+  return {
+    ...merged,
+    metadata: { ...metadata, managedFields: encodeManagedFields(capUpdateManagers(stripped)) },
+  };
+}
+
+/** Apply's own 422 for the fieldManager query parameter (kube's ValidatePatchOptions). */
+function validateFieldManager(manager: string): void {
+  const fail = (reason: string, message: string) =>
+    new ApiError(422, 'Invalid', `PatchOptions.meta.k8s.io "" is invalid: fieldManager: ${message}`, {
+      group: 'meta.k8s.io',
+      kind: 'PatchOptions',
+      causes: [{ reason, message, field: 'fieldManager' }],
+    });
+  if (!manager) throw fail('FieldValueRequired', 'Required value: is required for apply patch');
+  if (manager.length > 128) throw fail('FieldValueTooLong', 'Too long: may not be more than 128 bytes');
+}
+
+function parseApiVersion(apiVersion: unknown): { group: string; version: string } {
+  const text = typeof apiVersion === 'string' ? apiVersion : '';
+  const slash = text.indexOf('/');
+  return slash < 0
+    ? { group: '', version: text }
+    : { group: text.slice(0, slash), version: text.slice(slash + 1) };
+}
+
+function validateApplied(applied: unknown, gvk: Gvk): JsonObject {
+  if (!isObject(applied)) {
+    const got = Array.isArray(applied) ? 'array' : applied === null ? 'null' : typeof applied;
+    throw badRequest(
+      `error decoding YAML: json: cannot unmarshal ${got} into Go value of type map[string]interface {}`,
+    );
+  }
+  const appliedGvk = {
+    ...parseApiVersion(applied.apiVersion),
+    kind: typeof applied.kind === 'string' ? applied.kind : '',
+  };
+  if (appliedGvk.group !== gvk.group || appliedGvk.version !== gvk.version || appliedGvk.kind !== gvk.kind) {
+    throw badRequest(`invalid object type: ${gvkString(appliedGvk)}`);
+  }
+  const metadata = applied.metadata;
+  if (isObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
+    throw badRequest('metadata.managedFields must be nil');
+  }
+  return applied;
+}
+
+function decodeLiveManagers(live: JsonObject | undefined): Managers {
+  try {
+    return decodeManagedFields(isObject(live?.metadata) ? live.metadata.managedFields : undefined, true);
+  } catch (err) {
+    throw internalError((err as Error).message);
+  }
+}
+
+function typedAppliedSet(applied: JsonObject, schema: TypeSchema): FieldSet {
+  try {
+    return appliedFieldSet(applied, schema);
+  } catch (err) {
+    if (!(err instanceof TypedValueError)) throw err;
+    const meta = isObject(applied.metadata) ? applied.metadata : {};
+    const object = `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}; ${gvkString(schema.gvk)}`;
+    throw internalError(`failed to create typed patch object (${object}): ${err.message}`);
+  }
+}
+
+/**
+ * Removes what the applier owned last time and no manager (the applier's new set included)
+ * owns now; a field on the way to an owned field stays (EnsureNamedFieldsAreMembers).
+ */
+function prune(
+  merged: JsonObject,
+  managers: Managers,
+  lastSet: FieldSet | undefined,
+  schema: TypeSchema,
+): JsonObject {
+  if (!lastSet || lastSet.isEmpty()) return merged;
+  let owned: FieldSet | undefined;
+  for (const state of managers.values()) owned = owned ? owned.union(state.set) : state.set;
+  const orphaned = owned
+    ? lastSet.withFieldsAsMembers().difference(owned.withFieldsAsMembers())
+    : lastSet.withFieldsAsMembers();
+  return orphaned.isEmpty() ? merged : removeItems(merged, orphaned, schema);
+}

@@ -1,0 +1,188 @@
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { authenticate, loadOrCreateToken } from './auth.js';
+import { controllerContext, type ServerController } from './controllers.js';
+import type { Core, Logger } from './core.js';
+import { CrdManager } from './crds.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
+import { ApiError } from './errors.js';
+import { handleResource, type ResourceContext } from './handlers/resource.js';
+import { sendError, sendJson } from './http.js';
+import { writeKubeconfig } from './kubeconfig.js';
+import { ObjectService } from './objects/service.js';
+import { openApiV2Document, openApiV3Document, openApiV3Root } from './openapi.js';
+import { Registry } from './registry.js';
+import { route } from './router.js';
+import { Store } from './store/store.js';
+import { loadOrCreateTls } from './tls.js';
+import { WatchHub } from './watch.js';
+import { workloadSimulator, type SimulatorOptions } from './simulator/index.js';
+
+export interface ServerOptions {
+  host?: string;
+  port?: number;
+  stateDir: string;
+  historyWindow?: number;
+  /** Plays the workload controllers and a kubelet so Deployments, Jobs, ... become ready (no containers run). */
+  simulateWorkloads?: boolean;
+  /** Timings of the simulation (ready delay, node name), when simulateWorkloads is on. */
+  simulation?: SimulatorOptions;
+  logger?: (entry: Record<string, unknown>) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  kubeconfigPath: string;
+  kubeConfig: KubeConfig;
+  token: string;
+  caCert: string;
+  stop(): Promise<void>;
+}
+
+interface Internals {
+  objects: ObjectService;
+  controllers: ServerController[];
+  log: Logger;
+}
+
+const internals = new WeakMap<RunningServer, Internals>();
+const PUBLIC_PATHS = /^\/(healthz|readyz|livez|version)(\/.*)?$/;
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const log: Logger = options.logger ?? (() => undefined);
+  mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
+  const tls = loadOrCreateTls(options.stateDir);
+  const token = loadOrCreateToken(options.stateDir);
+  const registry = new Registry();
+  const crds = new CrdManager(registry, log);
+  const store = new Store(join(options.stateDir, 'store.db'), options.historyWindow ?? 10_000, (err, event) =>
+    log({
+      level: 'error',
+      msg: 'change listener failed',
+      resource: event.resource,
+      name: event.name,
+      error: String(err),
+    }),
+  );
+  const core: Core = { store, registry, crds, log };
+  crds.attach(store);
+  const objects = new ObjectService(core);
+  const watches = new WatchHub(core);
+  const ctx: ResourceContext = { objects, watches, token };
+  let address = '';
+
+  const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
+    handle(req, res).catch((err) => fail(res, err));
+  });
+  const fail = (res: ServerResponse, err: unknown) => {
+    if (err instanceof ApiError) return sendError(res, err);
+    log({ level: 'error', msg: 'request failed', error: err instanceof Error ? err.stack : String(err) });
+    sendError(
+      res,
+      new ApiError(
+        500,
+        'InternalError',
+        `Internal error occurred: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    );
+  };
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'https://localhost');
+    if (!PUBLIC_PATHS.test(url.pathname)) authenticate(req, token);
+    const r = route(url.pathname);
+    switch (r.type) {
+      case 'health':
+        res.writeHead(200, {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'X-Content-Type-Options': 'nosniff',
+        });
+        return void res.end('ok');
+      case 'version':
+        return sendJson(res, 200, versionInfo(options.simulateWorkloads ?? false));
+      case 'api':
+        return sendJson(res, 200, apiVersions(address));
+      case 'apis':
+        return sendJson(res, 200, apiGroupList(registry));
+      case 'group': {
+        const body = apiGroup(registry, r.group);
+        if (!body) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+        return sendJson(res, 200, body);
+      }
+      case 'resource-list': {
+        const body = apiResourceList(registry, r.group, r.version);
+        if (!body) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+        return sendJson(res, 200, body);
+      }
+      case 'openapi-v2':
+        return sendJson(res, 200, openApiV2Document(registry));
+      case 'openapi-v3-root':
+        return sendJson(res, 200, openApiV3Root(registry));
+      case 'openapi-v3-gv': {
+        const body = openApiV3Document(registry, r.group, r.version);
+        if (!body) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+        return sendJson(res, 200, body);
+      }
+      case 'resource':
+        return handleResource(ctx, req, res, r, url.searchParams);
+      default:
+        throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
+    }
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address: host } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  address = `${urlHost}:${port}`;
+  const url = `https://${address}`;
+  const kubeconfigPath = writeKubeconfig(options.stateDir, url, tls.caCert, token);
+  const kubeConfig = new KubeConfig();
+  kubeConfig.loadFromFile(kubeconfigPath);
+  log({
+    level: 'info',
+    msg: 'API server listening',
+    url,
+    stateDir: options.stateDir,
+    resourceVersion: store.currentRv(),
+  });
+
+  const controllers: ServerController[] = [];
+  let stopped = false;
+  const running: RunningServer = {
+    url,
+    kubeconfigPath,
+    kubeConfig,
+    token,
+    caCert: tls.caCert,
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      for (const c of controllers.reverse()) await c.stop?.();
+      watches.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await objects.gc.idle();
+      store.close();
+      log({ level: 'info', msg: 'API server stopped', resourceVersion: store.currentRv() });
+    },
+  };
+  internals.set(running, { objects, controllers, log });
+  if (options.simulateWorkloads) await registerController(running, workloadSimulator(options.simulation));
+  return running;
+}
+
+/** Runs a controller inside a started server (the workload simulator uses this). */
+export async function registerController(server: RunningServer, controller: ServerController): Promise<void> {
+  const inner = internals.get(server);
+  if (!inner) throw new Error('registerController: not a server returned by startServer');
+  inner.controllers.push(controller);
+  await controller.start(controllerContext(inner.objects, controller, inner.log));
+}

@@ -1,0 +1,40 @@
+/**
+ * A dynamic provisioner and the PV binder, as far as a claim's owner can see:
+ * a Pending PersistentVolumeClaim is bound to a volume named `pvc-<uid>` and
+ * reports phase Bound with its access modes and the requested capacity.
+ * (No PersistentVolume objects: this server does not serve them.)
+ */
+import { GVR, clone, getObj, writeObj, writeStatus, type Obj, type Sim } from './runtime.js';
+
+export const PVC = 'pvc';
+const COMPONENT = 'persistentvolume-controller';
+
+export function reconcileClaim(sim: Sim, namespace: string, name: string): void {
+  let claim = getObj(sim, GVR.pvcs, namespace, name);
+  if (!claim || claim.metadata.deletionTimestamp) return;
+  const spec = (claim.spec ?? {}) as Obj;
+  if ((claim.status as Obj | undefined)?.phase === 'Bound') return;
+  if (!spec.volumeName) {
+    const copy = clone(claim);
+    (copy.spec as Obj).volumeName = `pvc-${claim.metadata.uid}`;
+    copy.metadata.annotations = {
+      ...(copy.metadata.annotations ?? {}),
+      'pv.kubernetes.io/bind-completed': 'yes',
+      'pv.kubernetes.io/bound-by-controller': 'yes',
+    };
+    claim = writeObj(sim, GVR.pvcs, copy);
+    sim.event(
+      claim,
+      'Normal',
+      'ProvisioningSucceeded',
+      `Successfully provisioned volume pvc-${claim.metadata.uid} (simulated)`,
+      COMPONENT,
+    );
+  }
+  const storage = spec.resources?.requests?.storage;
+  writeStatus(sim, GVR.pvcs, claim, {
+    phase: 'Bound',
+    accessModes: spec.accessModes ?? ['ReadWriteOnce'],
+    ...(storage ? { capacity: { storage } } : {}),
+  });
+}

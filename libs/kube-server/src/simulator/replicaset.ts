@@ -1,0 +1,119 @@
+/**
+ * The ReplicaSet controller (pkg/controller/replicaset): creates Pods named
+ * `<rs>-<5 random chars>` from the template until `spec.replicas` are active,
+ * deletes the least useful ones when there are too many, and reports
+ * replicas/fullyLabeledReplicas/readyReplicas/availableReplicas/observedGeneration.
+ */
+import {
+  comparePodsForDeletion,
+  conditionsOf,
+  isPodActive,
+  isPodAvailable,
+  isPodReady,
+  podFromTemplate,
+  untilAvailable,
+} from './pods.js';
+import {
+  GVR,
+  claim,
+  deleteObj,
+  errorMessage,
+  getObj,
+  keyOf,
+  listObjs,
+  omitZero,
+  selectorMatches,
+  timestamp,
+  writeStatus,
+  type Condition,
+  type Obj,
+  type Sim,
+} from './runtime.js';
+
+export const REPLICASET = 'replicaset';
+const COMPONENT = 'replicaset-controller';
+
+export function reconcileReplicaSet(sim: Sim, namespace: string, name: string): void {
+  const rs = getObj(sim, GVR.replicasets, namespace, name);
+  if (!rs) return;
+  const spec = (rs.spec ?? {}) as Obj;
+  const pods = claim(sim, GVR.pods, rs, listObjs(sim, GVR.pods, namespace));
+  let active = pods.filter(isPodActive);
+  let failure: { message: string; err: unknown } | undefined;
+
+  if (!rs.metadata.deletionTimestamp) {
+    const want = (spec.replicas as number | undefined) ?? 1;
+    const diff = active.length - want;
+    if (diff < 0) {
+      for (let i = 0; i < -diff; i++) {
+        try {
+          const pod = sim.api.create(
+            GVR.pods,
+            namespace,
+            podFromTemplate(spec.template, rs, { generateName: `${name}-` }),
+          );
+          active = [...active, pod];
+          sim.event(rs, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, COMPONENT);
+        } catch (err) {
+          failure = { message: errorMessage(err), err };
+          sim.event(rs, 'Warning', 'FailedCreate', `Error creating: ${errorMessage(err)}`, COMPONENT);
+          break;
+        }
+      }
+    } else if (diff > 0) {
+      const victims = new Set([...active].sort(comparePodsForDeletion).slice(0, diff));
+      for (const pod of victims) {
+        deleteObj(sim, GVR.pods, pod);
+        sim.event(rs, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`, COMPONENT);
+      }
+      active = active.filter((p) => !victims.has(p));
+    }
+  }
+
+  const now = sim.now();
+  const minReadySeconds = (spec.minReadySeconds as number | undefined) ?? 0;
+  const templateLabels = ((spec.template as Obj | undefined)?.metadata?.labels ?? {}) as Record<
+    string,
+    string
+  >;
+  const status: Obj = {
+    replicas: active.length,
+    fullyLabeledReplicas: active.filter((p) =>
+      selectorMatches({ matchLabels: templateLabels }, p.metadata.labels),
+    ).length,
+    readyReplicas: active.filter(isPodReady).length,
+    availableReplicas: active.filter((p) => isPodAvailable(p, minReadySeconds, now)).length,
+    observedGeneration: rs.metadata.generation,
+  };
+  omitZero(status, ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas']);
+  const conditions = replicaFailure(conditionsOf(rs), failure, now);
+  if (conditions.length) status.conditions = conditions;
+  writeStatus(sim, GVR.replicasets, rs, status);
+
+  for (const pod of active) {
+    const wait = untilAvailable(pod, minReadySeconds, now);
+    if (wait !== undefined) sim.enqueue(keyOf(REPLICASET, namespace, name), wait);
+  }
+  if (failure) throw failure.err;
+}
+
+/** The ReplicaFailure condition: set while pods cannot be created, removed once they can. */
+function replicaFailure(
+  existing: Condition[] | undefined,
+  failure: { message: string; err: unknown } | undefined,
+  now: number,
+): Condition[] {
+  const others = (existing ?? []).filter((c) => c.type !== 'ReplicaFailure');
+  if (!failure) return others;
+  const previous = existing?.find((c) => c.type === 'ReplicaFailure');
+  return [
+    ...others,
+    {
+      type: 'ReplicaFailure',
+      status: 'True',
+      reason: 'FailedCreate',
+      message: failure.message,
+      lastTransitionTime: previous?.status === 'True' ? previous.lastTransitionTime : timestamp(now),
+    },
+  ];
+}

@@ -1,0 +1,121 @@
+/**
+ * ControllerRevisions (pkg/controller/history), the template history of
+ * StatefulSets and DaemonSets: one per distinct pod template, named
+ * `<owner>-<hash>`, labelled with the owner's selector and
+ * `controller.kubernetes.io/hash`, numbered by `revision`.
+ */
+import type { KubeObj } from '../store/types.js';
+import { computeHash } from './hash.js';
+import {
+  GVR,
+  claim,
+  clone,
+  deleteObj,
+  getObj,
+  isControlledBy,
+  listObjs,
+  sameJson,
+  semantic,
+  statusCode,
+  writeObj,
+  writeStatus,
+  type Obj,
+  type Sim,
+} from './runtime.js';
+
+export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
+
+export interface Revisions {
+  /** Every revision the owner controls, oldest revision number first. */
+  all: KubeObj[];
+  /** The revision of the owner's current template. */
+  update: KubeObj;
+  /** The hash part of the update revision's name. */
+  hash: string;
+}
+
+const revisionNumber = (r: KubeObj) => Number((r as Obj).revision ?? 0);
+
+/** The patch kube stores: the template under spec, marked `$patch: replace`. */
+export function revisionData(template: unknown): Obj {
+  return { spec: { template: { ...clone((template ?? {}) as Obj), $patch: 'replace' } } };
+}
+
+export function templateOf(revision: KubeObj): Obj {
+  const template = clone(((revision as Obj).data?.spec?.template ?? {}) as Obj);
+  delete template.$patch;
+  return template;
+}
+
+/** Finds or creates the revision for the owner's template; bumps a re-used old revision to the newest number. */
+export function syncRevisions(sim: Sim, owner: KubeObj, ownerGvr: typeof GVR.statefulsets): Revisions {
+  const ns = owner.metadata.namespace as string;
+  const spec = (owner.spec ?? {}) as Obj;
+  const all = claim(sim, GVR.controllerrevisions, owner, listObjs(sim, GVR.controllerrevisions, ns)).sort(
+    (a, b) => revisionNumber(a) - revisionNumber(b),
+  );
+  const data = revisionData(spec.template);
+  const max = all.reduce((m, r) => Math.max(m, revisionNumber(r)), 0);
+  const equal = all.filter((r) => sameJson(semantic((r as Obj).data), semantic(data)));
+  if (equal.length) {
+    let update = equal[equal.length - 1];
+    if (revisionNumber(update) !== max) {
+      update = writeObj(sim, GVR.controllerrevisions, { ...clone(update), revision: max + 1 } as KubeObj);
+    }
+    const list = all.map((r) => (r.metadata.uid === update.metadata.uid ? update : r));
+    return { all: list, update, hash: hashOf(update) };
+  }
+  const collisionCount = ((owner.status as Obj | undefined)?.collisionCount as number | undefined) ?? 0;
+  const hash = computeHash(semantic(data), collisionCount);
+  const revision: KubeObj = {
+    apiVersion: 'apps/v1',
+    kind: 'ControllerRevision',
+    metadata: {
+      name: `${owner.metadata.name}-${hash}`,
+      namespace: ns,
+      labels: {
+        ...((spec.selector?.matchLabels ?? {}) as Record<string, string>),
+        [REVISION_HASH_LABEL]: hash,
+      },
+      ownerReferences: [
+        {
+          apiVersion: owner.apiVersion as string,
+          kind: owner.kind as string,
+          name: owner.metadata.name as string,
+          uid: owner.metadata.uid as string,
+          controller: true,
+          blockOwnerDeletion: true,
+        },
+      ],
+    },
+    data,
+    revision: max + 1,
+  };
+  try {
+    const created = sim.api.create(GVR.controllerrevisions, ns, revision);
+    return { all: [...all, created], update: created, hash };
+  } catch (err) {
+    if (statusCode(err) !== 409) throw err;
+    const found = getObj(sim, GVR.controllerrevisions, ns, revision.metadata.name as string);
+    if (found && isControlledBy(found, owner) && sameJson(semantic((found as Obj).data), semantic(data))) {
+      return { all: [...all, found], update: found, hash };
+    }
+    writeStatus(sim, ownerGvr, owner, {
+      ...((owner.status ?? {}) as Obj),
+      collisionCount: collisionCount + 1,
+    });
+    throw err;
+  }
+}
+
+export const hashOf = (revision: KubeObj) =>
+  revision.metadata.labels?.[REVISION_HASH_LABEL] ??
+  String(revision.metadata.name).slice(String(revision.metadata.name).lastIndexOf('-') + 1);
+
+/** truncateHistory: keeps revisionHistoryLimit old revisions besides the ones in use. */
+export function truncateHistory(sim: Sim, owner: KubeObj, revisions: KubeObj[], inUse: Set<string>): void {
+  const limit = ((owner.spec as Obj | undefined)?.revisionHistoryLimit as number | undefined) ?? 10;
+  const unused = revisions.filter((r) => !inUse.has(r.metadata.name as string));
+  const extra = unused.length - limit;
+  for (const r of unused.slice(0, Math.max(0, extra))) deleteObj(sim, GVR.controllerrevisions, r);
+}

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Store } from './store.js';
+import type { ChangeEvent, KubeObj } from './types.js';
+
+const cm = (name: string, data: Record<string, string> = {}, namespace = 'default'): KubeObj => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace },
+  data,
+});
+
+describe('Store', () => {
+  let dir: string;
+  let store: Store;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kube-store-'));
+    store = new Store(join(dir, 'db'), 5);
+  });
+  afterEach(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('gives every write the next global resourceVersion and emits ADDED/MODIFIED/DELETED', () => {
+    const events: ChangeEvent[] = [];
+    store.subscribe((e) => events.push(e));
+    expect(store.put('/configmaps', cm('a')).metadata.resourceVersion).toBe('1');
+    expect(store.put('apps/deployments', { ...cm('d'), kind: 'Deployment' }).metadata.resourceVersion).toBe(
+      '2',
+    );
+    expect(store.put('/configmaps', cm('a', { k: 'v' })).metadata.resourceVersion).toBe('3');
+    const deleted = store.remove('/configmaps', 'default', 'a');
+    expect(deleted?.metadata.resourceVersion).toBe('4');
+    expect(events.map((e) => `${e.type} ${e.name} ${e.rv}`)).toEqual([
+      'ADDED a 1',
+      'ADDED d 2',
+      'MODIFIED a 3',
+      'DELETED a 4',
+    ]);
+    expect(events[2].prev?.data).toEqual({});
+    expect(store.remove('/configmaps', 'default', 'a')).toBeUndefined();
+  });
+
+  it('keeps objects and the counter across a reopen', () => {
+    store.put('/configmaps', cm('a'));
+    store.put('/configmaps', cm('b'));
+    store.remove('/configmaps', 'default', 'b');
+    store.close();
+    store = new Store(join(dir, 'db'), 5);
+    expect(store.currentRv()).toBe(3);
+    expect(store.list('/configmaps').map((e) => e.name)).toEqual(['a']);
+    expect(store.put('/configmaps', cm('c')).metadata.resourceVersion).toBe('4');
+    // Changes from before the restart are not in the history: a watch from them must relist.
+    expect(store.history.since(2)).toBeUndefined();
+    expect(store.history.since(3)?.map((e) => e.name)).toEqual(['c']);
+  });
+
+  it('lists sorted by namespace/name and filters by namespace', () => {
+    store.put('/configmaps', cm('b', {}, 'ns2'));
+    store.put('/configmaps', cm('z', {}, 'ns1'));
+    store.put('/configmaps', cm('a', {}, 'ns2'));
+    expect(store.list('/configmaps').map((e) => `${e.namespace}/${e.name}`)).toEqual([
+      'ns1/z',
+      'ns2/a',
+      'ns2/b',
+    ]);
+    expect(store.list('/configmaps', 'ns2').map((e) => e.name)).toEqual(['a', 'b']);
+  });
+
+  it('rebuilds the state at an older resourceVersion from the history', () => {
+    store.put('/configmaps', cm('a', { v: '1' }));
+    store.put('/configmaps', cm('b'));
+    const at = store.currentRv();
+    store.put('/configmaps', cm('a', { v: '2' }));
+    store.remove('/configmaps', 'default', 'b');
+    store.put('/configmaps', cm('c'));
+    const snap = store.snapshot('/configmaps', at);
+    expect(snap.map((e) => [e.name, e.object.data, e.rv])).toEqual([
+      ['a', { v: '1' }, 1],
+      ['b', {}, 2],
+    ]);
+  });
+
+  it('compacts the history beyond its window: older resourceVersions are 410 Expired', () => {
+    for (let i = 0; i < 8; i++) store.put('/configmaps', cm(`c${i}`));
+    expect(store.history.since(2)).toBeUndefined();
+    expect(store.history.since(3)?.map((e) => e.rv)).toEqual([4, 5, 6, 7, 8]);
+    expect(() => store.snapshot('/configmaps', 1)).toThrow(
+      expect.objectContaining({ code: 410, reason: 'Expired' }),
+    );
+  });
+});

@@ -1,0 +1,196 @@
+import { useTarget } from './target.js';
+
+/** Server-side apply: field ownership per manager, conflicts, force, removal of fields no longer applied. */
+const target = useTarget();
+let ns: string;
+beforeAll(async () => {
+  ns = await target().namespace('apply');
+});
+
+const APPLY = 'application/apply-patch+yaml';
+const cm = (name: string) => `/api/v1/namespaces/${ns}/configmaps/${name}`;
+
+function configMap(name: string, data: Record<string, string>): object {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data };
+}
+
+async function apply(
+  path: string,
+  body: object,
+  manager: string,
+  extra = '',
+): Promise<{ status: number; body: any }> {
+  // JSON is YAML: the body goes as application/apply-patch+yaml like kubectl's.
+  const res = await target().http.patch(
+    `${path}?fieldManager=${manager}${extra}`,
+    APPLY,
+    JSON.stringify(body),
+  );
+  return { status: res.status, body: res.json() };
+}
+
+const owners = (obj: any) =>
+  Object.fromEntries(
+    obj.metadata.managedFields.map((m: any) => [
+      `${m.manager}/${m.operation}`,
+      Object.keys(m.fieldsV1?.['f:data'] ?? {}).sort(),
+    ]),
+  );
+
+describe('server-side apply', () => {
+  it('creates a missing object (201) and records the manager in managedFields', async () => {
+    const res = await apply(cm('one'), configMap('one', { k: 'v' }), 'mgr-a');
+    expect(res.status).toBe(201);
+    expect(res.body.data).toEqual({ k: 'v' });
+    expect(res.body.metadata.managedFields).toEqual([
+      {
+        manager: 'mgr-a',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:k': {} } },
+      },
+    ]);
+    const again = await apply(cm('one'), configMap('one', { k: 'v' }), 'mgr-a');
+    expect(again.status).toBe(200);
+    // Applying the same intent again changes nothing.
+    expect(again.body.metadata.resourceVersion).toBe(res.body.metadata.resourceVersion);
+  });
+
+  it('two managers own disjoint fields side by side', async () => {
+    await apply(cm('two'), configMap('two', { a: '1' }), 'mgr-a');
+    const res = await apply(cm('two'), configMap('two', { b: '2' }), 'mgr-b');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ a: '1', b: '2' });
+    expect(owners(res.body)).toEqual({ 'mgr-a/Apply': ['f:a'], 'mgr-b/Apply': ['f:b'] });
+  });
+
+  it('a different value for a field another manager owns is 409 naming the field and the manager', async () => {
+    await apply(cm('conflict'), configMap('conflict', { k: 'a', other: 'x' }), 'mgr-a');
+    const res = await apply(cm('conflict'), configMap('conflict', { k: 'b' }), 'mgr-b');
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'Apply failed with 1 conflict: conflict with "mgr-a": .data.k',
+      reason: 'Conflict',
+      details: {
+        causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "mgr-a"', field: '.data.k' }],
+      },
+      code: 409,
+    });
+    expect((await target().http.get(cm('conflict'))).json().data).toEqual({ k: 'a', other: 'x' });
+  });
+
+  it('several conflicts are listed one per line', async () => {
+    await apply(cm('conflicts'), configMap('conflicts', { k: 'a', l: 'a' }), 'mgr-a');
+    const res = await apply(cm('conflicts'), configMap('conflicts', { k: 'b', l: 'b' }), 'mgr-b');
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe(
+      'Apply failed with 2 conflicts: conflicts with "mgr-a":\n- .data.k\n- .data.l',
+    );
+    expect(res.body.details.causes.map((c: any) => c.field)).toEqual(['.data.k', '.data.l']);
+  });
+
+  it('the same value is shared ownership, not a conflict', async () => {
+    await apply(cm('shared'), configMap('shared', { k: 'same' }), 'mgr-a');
+    const res = await apply(cm('shared'), configMap('shared', { k: 'same' }), 'mgr-b');
+    expect(res.status).toBe(200);
+    expect(owners(res.body)).toEqual({ 'mgr-a/Apply': ['f:k'], 'mgr-b/Apply': ['f:k'] });
+    // One co-owner stopping to apply it leaves the field with the other.
+    const dropped = await apply(cm('shared'), configMap('shared', {}), 'mgr-a');
+    expect(dropped.body.data).toEqual({ k: 'same' });
+  });
+
+  it('force=true takes the field over from the other manager', async () => {
+    await apply(cm('force'), configMap('force', { k: 'a', keep: 'a' }), 'mgr-a');
+    const res = await apply(cm('force'), configMap('force', { k: 'b' }), 'mgr-b', '&force=true');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ k: 'b', keep: 'a' });
+    expect(owners(res.body)).toEqual({ 'mgr-a/Apply': ['f:keep'], 'mgr-b/Apply': ['f:k'] });
+  });
+
+  it('a field the sole owner stops applying is removed', async () => {
+    await apply(cm('remove'), configMap('remove', { keep: '1', drop: '2' }), 'mgr-a');
+    const res = await apply(cm('remove'), configMap('remove', { keep: '1' }), 'mgr-a');
+    expect(res.body.data).toEqual({ keep: '1' });
+  });
+
+  it('fields set by an update belong to that manager and conflict with "using v1"', async () => {
+    await apply(cm('upd'), configMap('upd', { a: '1' }), 'mgr-a');
+    const patched = await target().http.patch(
+      `${cm('upd')}?fieldManager=editor`,
+      'application/merge-patch+json',
+      {
+        data: { b: '2' },
+      },
+    );
+    expect(owners(patched.json())).toEqual({ 'mgr-a/Apply': ['f:a'], 'editor/Update': ['f:b'] });
+    const res = await apply(cm('upd'), configMap('upd', { a: '1', b: '3' }), 'mgr-a');
+    expect(res.status).toBe(409);
+    expect(res.body.message).toBe('Apply failed with 1 conflict: conflict with "editor" using v1: .data.b');
+  });
+
+  it('merges containers by name and owns only the applied fields of a Deployment', async () => {
+    const path = `/apis/apps/v1/namespaces/${ns}/deployments/web`;
+    const base = (containers: object[]) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web' },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers } },
+      },
+    });
+    const first = await apply(path, base([{ name: 'main', image: 'main:1' }]), 'ctrl');
+    expect(first.status).toBe(201);
+    const side = await apply(path, base([{ name: 'side', image: 'side:1' }]), 'sidecar-injector');
+    expect(side.status).toBe(200);
+    expect(side.body.spec.template.spec.containers.map((c: any) => `${c.name}=${c.image}`)).toEqual([
+      'main=main:1',
+      'side=side:1',
+    ]);
+    const ctrl = side.body.metadata.managedFields.find((m: any) => m.manager === 'ctrl');
+    const containers = ctrl.fieldsV1['f:spec']['f:template']['f:spec']['f:containers'];
+    expect(Object.keys(containers)).toEqual(['k:{"name":"main"}']);
+    // Defaults the server filled in (replicas, strategy) are nobody's: the applier owns what it sent.
+    expect(ctrl.fieldsV1['f:spec']['f:replicas']).toBeUndefined();
+  });
+
+  it('dryRun=All applies nothing', async () => {
+    const res = await apply(cm('dry'), configMap('dry', { k: 'v' }), 'mgr-a', '&dryRun=All');
+    expect(res.status).toBe(201);
+    expect((await target().http.get(cm('dry'))).status).toBe(404);
+  });
+
+  it('without fieldManager it is 422 Invalid', async () => {
+    const res = await target().http.patch(
+      cm('no-manager'),
+      APPLY,
+      JSON.stringify(configMap('no-manager', {})),
+    );
+    expect(res.status).toBe(422);
+    expect(res.json()).toMatchObject({
+      reason: 'Invalid',
+      message:
+        'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+      details: { causes: [{ reason: 'FieldValueRequired', field: 'fieldManager' }] },
+    });
+  });
+
+  it('a body of another kind is 400 BadRequest', async () => {
+    const res = await apply(
+      cm('kind'),
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'kind' } },
+      'mgr-a',
+    );
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({
+      reason: 'BadRequest',
+      message: 'invalid object type: /v1, Kind=Secret',
+    });
+  });
+});
