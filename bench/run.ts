@@ -27,7 +27,11 @@ async function main(): Promise<void> {
     process.stdout.write(`running ${name}...\n`);
     const suite = await load();
     const results = await suite.run();
-    const table = new Table({ head: ['benchmark', 'value', 'unit', 'detail'] });
+    const plain = !process.stdout.isTTY; // no escape codes in logs and redirected output
+    const table = new Table({
+      head: ['benchmark', 'value', 'unit', 'detail'],
+      ...(plain ? { style: { head: [], border: [] } } : {}),
+    });
     for (const r of results) table.push([r.name, formatValue(r.value), r.unit, r.detail ?? '']);
     process.stdout.write(`${table.toString()}\n`);
     const dir = join(process.cwd(), 'bench', 'results');
