@@ -36,6 +36,22 @@ describe('CRD', () => {
     expect(byName.get('widgets/scale')).toMatchObject({ kind: 'Scale', group: 'autoscaling', version: 'v1' });
   });
 
+  it('publishes its schema in /openapi/v3 for kubectl explain', async () => {
+    const doc: any = await eventually(async () => {
+      const res = await target().http.get(`/openapi/v3/apis/${crd.group}/v1`);
+      return res.status === 200 ? res.json() : undefined;
+    }, `/openapi/v3/apis/${crd.group}/v1 to be served`);
+    const schema: any = Object.values(doc.components.schemas).find((s: any) =>
+      (s['x-kubernetes-group-version-kind'] ?? []).some((g: any) => g.kind === 'Widget'),
+    );
+    expect(schema.properties.spec.properties.color).toMatchObject({ type: 'string', enum: ['red', 'blue'] });
+    expect(schema.properties.spec.properties.size).toMatchObject({ type: 'integer', default: 3 });
+    const root = (await target().http.get('/openapi/v3')).json();
+    expect(root.paths[`apis/${crd.group}/v1`].serverRelativeURL).toMatch(
+      new RegExp(`^/openapi/v3/apis/${crd.group.replace(/\./g, '\\.')}/v1\\?hash=[0-9A-F]+$`),
+    );
+  });
+
   it('is Established with accepted names in its status', async () => {
     const obj = await target().ext.readCustomResourceDefinition({ name: crd.crdName });
     const conditions = Object.fromEntries((obj.status?.conditions ?? []).map((c) => [c.type, c.status]));

@@ -131,6 +131,24 @@ describe('discovery', () => {
   });
 
   // A real kube-apiserver builds the v2 document lazily: 15 s on first request after CRD changes.
+  it('/api/v1 lists the pod connect subresources, nodes, and discovery.k8s.io/v1 lists endpointslices', async () => {
+    const core = (await target().http.get('/api/v1')).json();
+    expect(resource(core, 'pods/log')).toMatchObject({ namespaced: true, kind: 'Pod', verbs: ['get'] });
+    expect(resource(core, 'pods/exec')).toMatchObject({ kind: 'PodExecOptions', verbs: ['create', 'get'] });
+    expect(resource(core, 'pods/attach')).toMatchObject({
+      kind: 'PodAttachOptions',
+      verbs: ['create', 'get'],
+    });
+    expect(resource(core, 'pods/portforward')).toMatchObject({
+      kind: 'PodPortForwardOptions',
+      verbs: ['create', 'get'],
+    });
+    expect(resource(core, 'nodes')).toMatchObject({ namespaced: false, kind: 'Node', shortNames: ['no'] });
+    expect(resource(core, 'nodes/status')).toMatchObject({ kind: 'Node', verbs: ['get', 'patch', 'update'] });
+    const slices = (await target().http.get('/apis/discovery.k8s.io/v1')).json();
+    expect(resource(slices, 'endpointslices')).toMatchObject({ namespaced: true, kind: 'EndpointSlice' });
+  });
+
   it('/openapi/v2 serves the definitions kubectl reads', async () => {
     const res = await target().http.get('/openapi/v2');
     expect(res.status).toBe(200);
@@ -140,5 +158,42 @@ describe('discovery', () => {
     expect(doc.definitions['io.k8s.api.apps.v1.Deployment']['x-kubernetes-group-version-kind']).toEqual([
       { group: 'apps', kind: 'Deployment', version: 'v1' },
     ]);
+  }, 60_000);
+
+  it('/openapi/v3 schemas describe the fields of a kind (what kubectl explain walks)', async () => {
+    const doc = (await target().http.get('/openapi/v3/apis/apps/v1')).json();
+    const schemas = doc.components.schemas;
+    const deref = (s: any) => {
+      const ref = s?.$ref ?? s?.allOf?.[0]?.$ref;
+      return ref ? schemas[String(ref).replace('#/components/schemas/', '')] : s;
+    };
+    const deployment = schemas['io.k8s.api.apps.v1.Deployment'];
+    expect(deployment['x-kubernetes-group-version-kind']).toEqual([
+      { group: 'apps', kind: 'Deployment', version: 'v1' },
+    ]);
+    const spec = deref(deployment.properties.spec);
+    expect(spec.properties.replicas).toMatchObject({ type: 'integer', format: 'int32' });
+    expect(deref(spec.properties.selector).properties.matchLabels).toMatchObject({ type: 'object' });
+    const patch = Object.values(doc.paths as Record<string, any>).find(
+      (p) => p.patch?.['x-kubernetes-group-version-kind']?.kind === 'Deployment',
+    );
+    expect(patch.patch.parameters.map((p: any) => p.name)).toContain('fieldValidation');
+  }, 60_000);
+
+  it('/openapi/v2 answers protobuf when kubectl asks for it', async () => {
+    // kubectl validates client-side with this document when /openapi/v3 cannot vouch for
+    // server-side validation (a custom resource whose CRD is in the same file).
+    const res = await target().http.get('/openapi/v2', {
+      accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    // gnostic's Document: field 1 (swagger) first, a 3-byte string.
+    expect(res.text.startsWith('\n\x032.0')).toBe(true);
+  }, 60_000);
+
+  it('/openapi/v2 answers 406 for a media type it cannot produce', async () => {
+    const res = await target().http.get('/openapi/v2', { accept: 'application/vnd.kubernetes.protobuf' });
+    expect(res.status).toBe(406);
   }, 60_000);
 });

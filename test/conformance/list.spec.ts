@@ -221,3 +221,57 @@ describe('resourceVersion on list', () => {
     });
   });
 });
+
+describe('resourceVersionMatch on list', () => {
+  const invalid = async (query: string) => {
+    const res = await target().http.get(cmList(query));
+    expect(res.status).toBe(422);
+    const status = res.json();
+    expect(status).toMatchObject({
+      reason: 'Invalid',
+      details: { group: 'meta.k8s.io', kind: 'ListOptions' },
+    });
+    return status;
+  };
+
+  it('without a resourceVersion is 422 Forbidden', async () => {
+    const status = await invalid('resourceVersionMatch=NotOlderThan');
+    expect(status.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
+    expect(status.details.causes).toEqual([
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+        field: 'resourceVersionMatch',
+      },
+    ]);
+  });
+
+  it('Exact with resourceVersion=0 is 422 Forbidden', async () => {
+    const status = await invalid('resourceVersionMatch=Exact&resourceVersion=0');
+    expect(status.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    );
+  });
+
+  it('an unknown match is 422 Unsupported value', async () => {
+    const status = await invalid('resourceVersionMatch=Newest&resourceVersion=1');
+    expect(status.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""',
+    );
+    expect(status.details.causes[0].reason).toBe('FieldValueNotSupported');
+  });
+
+  it('several problems are listed together', async () => {
+    const status = await invalid('resourceVersionMatch=Newest');
+    expect(status.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: [resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided, resourceVersionMatch: Unsupported value: "Newest": supported values: "Exact", "NotOlderThan", ""]',
+    );
+  });
+
+  it('NotOlderThan with a resourceVersion lists', async () => {
+    const res = await target().http.get(cmList('resourceVersionMatch=NotOlderThan&resourceVersion=0'));
+    expect(res.status).toBe(200);
+  });
+});

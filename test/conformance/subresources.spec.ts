@@ -211,3 +211,21 @@ describe('scale subresource', () => {
     expect((await ok(http.get(crd.path(ns, 'scaled')), 'get widget')).spec.replicas).toBe(5);
   });
 });
+
+describe('pod connect subresources (log, exec, attach, portforward)', () => {
+  it.each([
+    ['GET', 'log'],
+    ['POST', 'exec?command=true&stdout=true'],
+    ['POST', 'attach?stdout=true'],
+    ['POST', 'portforward?ports=80'],
+  ])('%s pods/%s of a missing pod is 404', async (method, sub) => {
+    const res = await target().http.request(method, `${podPath('missing')}/${sub}`);
+    expect(res.status).toBe(404);
+    expect(res.json()).toMatchObject({
+      kind: 'Status',
+      reason: 'NotFound',
+      message: 'pods "missing" not found',
+      details: { name: 'missing', kind: 'pods' },
+    });
+  });
+});

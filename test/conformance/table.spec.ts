@@ -118,6 +118,110 @@ describe('Table output', () => {
     expect(t.rows[0].cells[0]).toBe('p');
   });
 
+  it('nodes: Name, Status, Roles, Age, Version (wide: addresses and node info)', async () => {
+    const name = target().unique('table-node');
+    await target().core.createNode({
+      body: { metadata: { name, labels: { 'node-role.kubernetes.io/worker': '' } } },
+    });
+    target().defer(async () => {
+      await target().core.deleteNode({ name });
+    });
+    const t = await table(`/api/v1/nodes/${name}`);
+    expect(columns(t)).toEqual([
+      ['Name', 'string', 'name', 0],
+      ['Status', 'string', '', 0],
+      ['Roles', 'string', '', 0],
+      ['Age', 'string', '', 0],
+      ['Version', 'string', '', 0],
+      ['Internal-IP', 'string', '', 1],
+      ['External-IP', 'string', '', 1],
+      ['OS-Image', 'string', '', 1],
+      ['Kernel-Version', 'string', '', 1],
+      ['Container-Runtime', 'string', '', 1],
+    ]);
+    // No kubelet reported a Ready condition: Unknown.
+    expect(t.rows[0].cells).toEqual([
+      name,
+      'Unknown',
+      'worker',
+      expect.any(String),
+      '',
+      '<none>',
+      '<none>',
+      '<unknown>',
+      '<unknown>',
+      '<unknown>',
+    ]);
+  });
+
+  it('endpointslices: Name, AddressType, Ports, Endpoints (three, then how many more), Age', async () => {
+    await target().http.post(`/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices`, {
+      metadata: { name: 'slice' },
+      addressType: 'IPv4',
+      ports: [{ name: 'http', port: 80, protocol: 'TCP' }],
+      endpoints: ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.4'].map((ip) => ({ addresses: [ip] })),
+    });
+    const t = await table(`/apis/discovery.k8s.io/v1/namespaces/${ns}/endpointslices/slice`);
+    expect(columns(t)).toEqual([
+      ['Name', 'string', 'name', 0],
+      ['AddressType', 'string', '', 0],
+      ['Ports', 'string', '', 0],
+      ['Endpoints', 'string', '', 0],
+      ['Age', 'string', '', 0],
+    ]);
+    expect(t.rows[0].cells.slice(0, 4)).toEqual([
+      'slice',
+      'IPv4',
+      '80',
+      '10.0.0.1,10.0.0.2,10.0.0.3 + 1 more...',
+    ]);
+  });
+
+  it('pods: STATUS from container states, RESTARTS with the last restart, Terminating when deleting', async () => {
+    const { http } = target();
+    const path = `/api/v1/namespaces/${ns}/pods/states`;
+    await target().core.createNamespacedPod({
+      namespace: ns,
+      body: {
+        metadata: { name: 'states', finalizers: ['example.com/hold'] },
+        spec: { nodeName: 'no-such-node', containers: [{ name: 'c', image: 'busybox:1' }] },
+      },
+    });
+    const setStatus = async (status: object) => {
+      const res = await http.patch(`${path}/status`, 'application/merge-patch+json', { status });
+      expect([res.status, res.status === 200 ? '' : res.text]).toEqual([200, '']);
+    };
+    const cells = async () => (await table(path)).rows[0].cells.slice(1, 4);
+    const containerStatus = (state: object, extra: object = {}) => [
+      { name: 'c', image: 'busybox:1', imageID: '', ready: false, restartCount: 0, state, ...extra },
+    ];
+    await setStatus({ containerStatuses: containerStatus({ waiting: { reason: 'ContainerCreating' } }) });
+    expect(await cells()).toEqual(['0/1', 'ContainerCreating', '0']);
+    await setStatus({
+      phase: 'Running',
+      containerStatuses: containerStatus(
+        { waiting: { reason: 'CrashLoopBackOff', message: 'back-off restarting failed container' } },
+        {
+          restartCount: 2,
+          lastState: {
+            terminated: {
+              exitCode: 1,
+              reason: 'Error',
+              startedAt: new Date(Date.now() - 200_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+              finishedAt: new Date(Date.now() - 190_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+            },
+          },
+        },
+      ),
+    });
+    const [ready, status, restarts] = await cells();
+    expect([ready, status]).toEqual(['0/1', 'CrashLoopBackOff']);
+    expect(restarts).toMatch(/^2 \(3m1\ds ago\)$/);
+    await http.delete(path, { gracePeriodSeconds: 0 });
+    expect((await cells())[1]).toBe('Terminating');
+    await http.patch(path, 'application/merge-patch+json', { metadata: { finalizers: null } });
+  });
+
   it('namespaces: Name, Status, Age', async () => {
     const t = await table(`/api/v1/namespaces/${ns}`);
     expect(t.columnDefinitions.map((c: any) => c.name)).toEqual(['Name', 'Status', 'Age']);

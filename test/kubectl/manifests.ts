@@ -82,3 +82,36 @@ spec:
   count: 7
 `;
 }
+
+/** A CRD and a custom resource of it in one file (kubectl maps every object before applying any). */
+export function sprocketCrdAndSprocket(group: string, namespace: string): string {
+  return `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: sprockets.${group}
+spec:
+  group: ${group}
+  scope: Namespaced
+  names: {plural: sprockets, singular: sprocket, kind: Sprocket}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              teeth: {type: integer}
+---
+apiVersion: ${group}/v1
+kind: Sprocket
+metadata:
+  name: one
+  namespace: ${namespace}
+spec:
+  teeth: 12
+`;
+}

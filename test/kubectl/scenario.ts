@@ -1,7 +1,13 @@
 import { execFile } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { deploymentAndService, gadget, gadgetCrd, settingsConfigMap } from './manifests.js';
+import {
+  deploymentAndService,
+  gadget,
+  gadgetCrd,
+  settingsConfigMap,
+  sprocketCrdAndSprocket,
+} from './manifests.js';
 
 /**
  * The kubectl scenario of issue 4: the machine's kubectl against a server
@@ -16,6 +22,8 @@ export interface Step {
   env?: Record<string, string>;
   /** Runs alongside the command (for `get -w`: the writes it should see). */
   during?: () => Promise<void>;
+  /** The command must fail, and every pattern must match its stderr. */
+  fails?: RegExp[];
 }
 
 export interface ScenarioOptions {
@@ -39,7 +47,13 @@ export async function runKubectlScenario(opts: ScenarioOptions): Promise<string>
     return path;
   };
   const app = file('app.yaml', deploymentAndService('nginx:1.27'));
-  const kubectl = (args: string[], env: Record<string, string> = {}) => run(opts, transcript, args, env);
+  const kubectl = (args: string[], env: Record<string, string> = {}) =>
+    run(opts, transcript, args, env).then((r) => {
+      if (r.failure) throw r.failure;
+      return r.stdout;
+    });
+  const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const sprockets = file('sprockets.yaml', sprocketCrdAndSprocket(group, ns));
 
   const steps: Step[] = [
     { args: ['version', '-o', 'json'], expect: [/"serverVersion"/, /"gitVersion": "v\d+\.\d+\.\d+/] },
@@ -95,6 +109,11 @@ export async function runKubectlScenario(opts: ScenarioOptions): Promise<string>
         'jsonpath={.spec.template.spec.containers[*].image}',
       ],
       expect: [/^nginx:1\.29$/],
+    },
+    {
+      // kubectl explain walks the /openapi/v3 schemas.
+      args: ['explain', 'deployment.spec'],
+      expect: [/^KIND:\s+Deployment$/m, /^\s+replicas\s+<integer>$/m, /^\s+selector\s+<LabelSelector>/m],
     },
     {
       args: ['scale', 'deployment', 'web', '-n', ns, '--replicas=3'],
@@ -202,6 +221,38 @@ export async function runKubectlScenario(opts: ScenarioOptions): Promise<string>
       expect: [/^deployment\.apps "web" deleted/m, /^service "web" deleted/m],
     },
     { args: ['delete', 'crd', `gadgets.${group}`], expect: [/deleted/] },
+    {
+      // A CRD and a resource of it in one file: kubectl maps every object before applying any,
+      // so the CRD is created and the resource fails, as on any cluster ("ensure CRDs are installed first").
+      args: ['apply', '-f', sprockets],
+      expect: [
+        new RegExp(
+          `^customresourcedefinition\\.apiextensions\\.k8s\\.io/sprockets\\.${escaped(group)} created$`,
+          'm',
+        ),
+      ],
+      fails: [
+        new RegExp(
+          `resource mapping not found for name: "one" namespace: "${ns}" from "${escaped(sprockets)}": no matches for kind "Sprocket" in version "${escaped(group)}/v1"`,
+        ),
+        /ensure CRDs are installed first/,
+      ],
+    },
+    {
+      args: ['wait', '--for', 'condition=Established', `crd/sprockets.${group}`, '--timeout=30s'],
+      expect: [/condition met$/m],
+    },
+    {
+      args: ['apply', '-f', sprockets],
+      expect: [
+        new RegExp(
+          `^customresourcedefinition\\.apiextensions\\.k8s\\.io/sprockets\\.${escaped(group)} unchanged$`,
+          'm',
+        ),
+        new RegExp(`^sprocket\\.${escaped(group)}/one created$`, 'm'),
+      ],
+    },
+    { args: ['delete', 'crd', `sprockets.${group}`], expect: [/deleted/] },
     // kubectl create and kubectl label: typed requests with protobuf bodies (create) and strategic merge patches.
     {
       args: ['create', 'configmap', 'created', '-n', ns, '--from-literal=k=v'],
@@ -222,7 +273,22 @@ export async function runKubectlScenario(opts: ScenarioOptions): Promise<string>
   ];
 
   for (const step of steps) {
-    const [out] = await Promise.all([kubectl(step.args, step.env), step.during?.()]);
+    const [result] = await Promise.all([
+      run(opts, transcript, step.args, step.env ?? {}, Boolean(step.fails)),
+      step.during?.(),
+    ]);
+    if (step.fails) {
+      if (!result.failure)
+        throw new StepFailed(`kubectl ${step.args.join(' ')}: should fail (transcript: ${transcript})`);
+      for (const pattern of step.fails) {
+        if (!pattern.test(result.stderr)) {
+          throw new StepFailed(
+            `kubectl ${step.args.join(' ')}: stderr does not match ${pattern} (transcript: ${transcript})`,
+          );
+        }
+      }
+    } else if (result.failure) throw result.failure;
+    const out = result.stdout;
     for (const pattern of step.expect) {
       if (!pattern.test(out)) {
         throw new StepFailed(
@@ -239,8 +305,9 @@ function run(
   transcript: string,
   args: string[],
   env: Record<string, string>,
-): Promise<string> {
-  return new Promise((resolve, reject) => {
+  expectFailure = false,
+): Promise<{ stdout: string; stderr: string; failure?: StepFailed }> {
+  return new Promise((resolve) => {
     execFile(
       opts.kubectl,
       args,
@@ -249,15 +316,14 @@ function run(
         const code = err ? ((err as { code?: number | string }).code ?? 'error') : 0;
         appendFileSync(
           transcript,
-          `\n$ kubectl ${args.join(' ')}\n${stdout}${stderr ? `[stderr]\n${stderr}` : ''}[exit ${code}]\n`,
+          `\n$ kubectl ${args.join(' ')}\n${stdout}${stderr ? `[stderr]\n${stderr}` : ''}[exit ${code}${err && expectFailure ? ' (expected)' : ''}]\n`,
         );
-        if (err)
-          reject(
-            new StepFailed(
+        const failure = err
+          ? new StepFailed(
               `kubectl ${args.join(' ')} exited ${code}: ${stderr.trim()} (transcript: ${transcript})`,
-            ),
-          );
-        else resolve(stdout);
+            )
+          : undefined;
+        resolve({ stdout, stderr, failure });
       },
     );
   });

@@ -56,7 +56,7 @@ export interface ServerController {
 
 export function inProcessApi(objects: ObjectService, manager: string): InProcessApi {
   const info = (gvr: Gvr) => objects.info(gvr.group, gvr.version, gvr.resource);
-  const opts = { manager };
+  const opts = { manager, internal: true };
   return {
     get: (gvr, ns, name) => {
       const entry = objects.core.store.get(`${gvr.group}/${gvr.resource}`, ns ?? '', name);

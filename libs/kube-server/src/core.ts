@@ -22,4 +22,9 @@ export interface WriteOptions {
   fieldValidation?: string;
   /** Collects warnings for the response's Warning headers (unknown fields under fieldValidation=Warn). */
   warnings?: string[];
+  /**
+   * An in-process controller's write (the workload simulator): it binds pods by setting
+   * spec.nodeName on update, as kube's scheduler does through pods/binding.
+   */
+  internal?: boolean;
 }

@@ -87,6 +87,15 @@ export class CrdManager {
     return spec?.versions.find((v) => v.name === info.version)?.subresources?.scale;
   }
 
+  /** A served version's openAPIV3Schema, for /openapi/v3. */
+  openApiSchema(info: ResourceInfo): Record<string, unknown> | undefined {
+    if (!info.crd) return undefined;
+    const spec = this.served.get(info.crd)?.crd.spec as CrdSpec | undefined;
+    const version = spec?.versions.find((v) => v.name === info.version) as
+      (CrdVersion & { schema?: { openAPIV3Schema?: Record<string, unknown> } }) | undefined;
+    return version?.schema?.openAPIV3Schema;
+  }
+
   printerColumns(info: ResourceInfo): PrinterColumn[] | undefined {
     if (!info.crd) return undefined;
     const spec = this.served.get(info.crd)?.crd.spec as CrdSpec | undefined;

@@ -67,6 +67,28 @@ function resourceEntries(r: ResourceInfo): Array<Record<string, unknown>> {
         verbs: ['get', 'patch', 'update'],
       };
     }
+    if (sub === 'log')
+      return {
+        name: `${r.plural}/log`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind: r.kind,
+        verbs: ['get'],
+      };
+    if (sub === 'exec' || sub === 'attach' || sub === 'portforward') {
+      const kind = {
+        exec: 'PodExecOptions',
+        attach: 'PodAttachOptions',
+        portforward: 'PodPortForwardOptions',
+      }[sub];
+      return {
+        name: `${r.plural}/${sub}`,
+        singularName: '',
+        namespaced: r.namespaced,
+        kind,
+        verbs: ['create', 'get'],
+      };
+    }
     if (sub === 'finalize')
       return {
         name: `${r.plural}/finalize`,

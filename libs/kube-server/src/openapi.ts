@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { KUBE_VERSION } from './discovery.js';
 import type { Registry } from './registry.js';
+import { customResourceSchema, modelOf, modelSchemaRef } from './openapi-schemas.js';
+import { WireWriter } from './protobuf/wire.js';
 import { apiVersionOf, type ResourceInfo } from './resources.js';
 
 /**
@@ -25,23 +27,39 @@ const QUERY = (name: string, description: string) => ({
   schema: { type: 'string', uniqueItems: true },
 });
 
+/** Where custom resources' schemas come from (the CRD manager). */
+export type CrdSchemaSource = (r: ResourceInfo) => Record<string, unknown> | undefined;
+
+/** A kind's schema: the generated model's fields for built-ins, the CRD's openAPIV3Schema for custom resources. */
+function kindSchema(
+  r: ResourceInfo,
+  schemas: Record<string, Record<string, unknown>>,
+  crdSchema?: CrdSchemaSource,
+): Record<string, unknown> {
+  if (r.crd) return customResourceSchema(crdSchema?.(r), schemas);
+  const model = modelOf(r.group, r.version, r.kind);
+  if (!model) return { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
+  const ref = String(modelSchemaRef(model, schemas).$ref).split('/').pop() as string;
+  return { ...schemas[ref] };
+}
+
 export function openApiV3Document(
   registry: Registry,
   group: string,
   version: string,
+  crdSchema?: CrdSchemaSource,
 ): Record<string, unknown> | undefined {
   const resources = registry.all().filter((r) => r.group === group && r.version === version);
   if (!resources.length) return undefined;
   const paths: Record<string, unknown> = {};
-  const schemas: Record<string, unknown> = {};
+  const schemas: Record<string, Record<string, unknown>> = {};
   for (const r of resources) {
     const gvk = [{ group: r.group, version: r.version, kind: r.kind }];
-    const schemaName = `${r.group || 'core'}.${r.version}.${r.kind}`;
+    const schemaName = definitionName(r);
     schemas[schemaName] = {
-      type: 'object',
+      ...kindSchema(r, schemas, crdSchema),
       description: `${r.kind} (${apiVersionOf(r)}), served by oam-local`,
       'x-kubernetes-group-version-kind': gvk,
-      'x-kubernetes-preserve-unknown-fields': true,
     };
     const response = {
       '200': {
@@ -95,11 +113,11 @@ export function openApiV3Document(
 }
 
 /** /openapi/v3: one entry per served group/version, with a hash kubectl uses for caching. */
-export function openApiV3Root(registry: Registry): Record<string, unknown> {
+export function openApiV3Root(registry: Registry, crdSchema?: CrdSchemaSource): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const [group, versions] of registry.groups()) {
     for (const version of versions) {
-      const doc = JSON.stringify(openApiV3Document(registry, group, version));
+      const doc = JSON.stringify(openApiV3Document(registry, group, version, crdSchema));
       const hash = createHash('sha512').update(doc).digest('hex').slice(0, 64).toUpperCase();
       paths[gvPath(group, version)] = {
         serverRelativeURL: `/openapi/v3/${gvPath(group, version)}?hash=${hash}`,
@@ -134,4 +152,50 @@ export function openApiV2Document(registry: Registry): Record<string, unknown> {
     paths: {},
     definitions,
   };
+}
+
+/**
+ * The media type of /openapi/v2 in protobuf (gnostic's openapi_v2.Document). Clients ask for the
+ * deprecated `@v1.0` spelling; kube-openapi answers both with this one (Go's mime parser rejects `@`).
+ */
+export const OPENAPI_V2_PROTOBUF = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+
+/** Whether an Accept header asks /openapi/v2 for protobuf (kube-openapi also takes the `.v1.0` spelling). */
+export function wantsOpenApiV2Protobuf(accept: string | undefined): boolean {
+  return /application\/com\.github\.proto-openapi\.spec\.v2[@.]v1\.0\+protobuf/.test(accept ?? '');
+}
+
+/**
+ * /openapi/v2 as gnostic's protobuf Document (OpenAPIv2.proto: swagger=1, info=2, definitions=9;
+ * NamedSchema name=1 value=2; Schema description=4, type=22). The definitions carry no
+ * x-kubernetes-group-version-kind: their schemas are empty, and kubectl's client-side validation
+ * skips a kind it cannot find (it validates server-side, as /openapi/v3 advertises fieldValidation).
+ */
+export function openApiV2Protobuf(registry: Registry): Buffer {
+  const w = new WireWriter();
+  w.bytes(1, '2.0');
+  w.message(2, (info) => info.bytes(1, 'Kubernetes').bytes(2, KUBE_VERSION.gitVersion));
+  w.message(9, (defs) => {
+    for (const r of registry.all()) {
+      defs.message(1, (named) =>
+        named
+          .bytes(1, definitionName(r))
+          .message(2, (schema) =>
+            schema
+              .bytes(4, `${r.kind} (${apiVersionOf(r)}), served by oam-local`)
+              .message(22, (type) => type.bytes(1, 'object')),
+          ),
+      );
+    }
+  });
+  return w.finish();
+}
+
+/** Whether an Accept header takes JSON (no header, application/json, application/* or * / *). */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (!accept?.trim()) return true;
+  return accept
+    .split(',')
+    .map((clause) => clause.split(';')[0].trim().toLowerCase())
+    .some((type) => type === 'application/json' || type === 'application/*' || type === '*/*');
 }

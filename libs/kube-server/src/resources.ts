@@ -15,7 +15,7 @@ export interface ResourceInfo {
   shortNames?: string[];
   categories?: string[];
   /** Subresources served besides the main resource. */
-  subresources?: Array<'status' | 'scale' | 'finalize'>;
+  subresources?: Array<'status' | 'scale' | 'finalize' | PodConnectSubresource>;
   /** Resources sharing one store under another group/version (HPA v1/v2, events): the stored form's key. */
   storage?: { group: string; plural: string };
   /** Create-only resources that are never stored (TokenReview). */
@@ -23,6 +23,10 @@ export interface ResourceInfo {
   /** For CRDs: the defining CRD's name. */
   crd?: string;
 }
+
+/** Pod subresources that reach a container (served with an honest refusal: no container runs here). */
+export type PodConnectSubresource = 'log' | 'exec' | 'attach' | 'portforward';
+export const POD_CONNECT_SUBRESOURCES: PodConnectSubresource[] = ['attach', 'exec', 'log', 'portforward'];
 
 const ALL: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const NO_COLLECTION_DELETE: Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
@@ -52,7 +56,12 @@ export const BUILTIN_RESOURCES: ResourceInfo[] = [
     subresources: ['status'],
   }),
   r('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
-  r('', 'v1', 'Pod', 'pods', true, { shortNames: ['po'], categories: ['all'], subresources: ['status'] }),
+  r('', 'v1', 'Pod', 'pods', true, {
+    shortNames: ['po'],
+    categories: ['all'],
+    subresources: ['status', ...POD_CONNECT_SUBRESOURCES],
+  }),
+  r('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'], subresources: ['status'] }),
   r('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
   r('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, {
     shortNames: ['pvc'],
@@ -108,6 +117,7 @@ export const BUILTIN_RESOURCES: ResourceInfo[] = [
     subresources: ['status'],
   }),
   r('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
+  r('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices', true),
   r('events.k8s.io', 'v1', 'Event', 'events', true, {
     shortNames: ['ev'],
     storage: { group: '', plural: 'events' },
@@ -140,4 +150,35 @@ export function apiVersionOf(info: { group: string; version: string }): string {
 /** Which version of a shared store is the stored form. */
 export function isStorageForm(info: ResourceInfo): boolean {
   return !info.storage;
+}
+
+/**
+ * Kinds whose registry strategy sets metadata.generation to 1 on create and bumps it when the
+ * spec changes (PrepareForCreate/PrepareForUpdate in kubernetes pkg/registry, plus CRDs and
+ * custom resources). Others keep whatever generation they were created with, never bumped.
+ */
+const GENERATION_KINDS = new Set([
+  '/Pod',
+  '/PodTemplate',
+  '/ReplicationController',
+  'apps/Deployment',
+  'apps/ReplicaSet',
+  'apps/StatefulSet',
+  'apps/DaemonSet',
+  'batch/Job',
+  'batch/CronJob',
+  'autoscaling/HorizontalPodAutoscaler',
+  'networking.k8s.io/Ingress',
+  'networking.k8s.io/IngressClass',
+  'networking.k8s.io/NetworkPolicy',
+  'policy/PodDisruptionBudget',
+  'discovery.k8s.io/EndpointSlice',
+  'scheduling.k8s.io/PriorityClass',
+  'apiextensions.k8s.io/CustomResourceDefinition',
+  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
+]);
+
+export function tracksGeneration(info: ResourceInfo): boolean {
+  return Boolean(info.crd) || GENERATION_KINDS.has(`${info.group}/${info.kind}`);
 }

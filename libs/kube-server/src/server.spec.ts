@@ -215,4 +215,19 @@ describe('embedded API server', () => {
       Number(before.metadata?.resourceVersion),
     );
   });
+
+  it('kubectl logs and exec say why a pod has neither: no container runs here', async () => {
+    await kubectl('run', 'quiet', '--image=busybox:1', '--restart=Never');
+    const failure = (args: string[]) =>
+      run('kubectl', ['--kubeconfig', server.kubeconfigPath, ...args], { timeout: 20_000 }).then(
+        () => '',
+        (err: { stderr: string }) => err.stderr,
+      );
+    expect(await failure(['logs', 'quiet'])).toMatch(
+      /^Error from server \(BadRequest\): pods "quiet" is simulated by oam-local: no containers run, so there are no logs$/m,
+    );
+    expect(await failure(['exec', 'quiet', '--', 'ls'])).toMatch(
+      /pods "quiet" is simulated by oam-local: no containers run, so there is nothing to exec in/,
+    );
+  });
 });

@@ -8,17 +8,26 @@ import { authenticate, loadOrCreateToken } from './auth.js';
 import { controllerContext, type ServerController } from './controllers.js';
 import type { Core, Logger } from './core.js';
 import { CrdManager } from './crds.js';
+import type { ResourceInfo } from './resources.js';
 import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
 import { ApiError } from './errors.js';
 import { handleResource, type ResourceContext } from './handlers/resource.js';
 import { sendError, sendJson } from './http.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { ObjectService } from './objects/service.js';
-import { openApiV2Document, openApiV3Document, openApiV3Root } from './openapi.js';
+import {
+  OPENAPI_V2_PROTOBUF,
+  openApiV2Document,
+  openApiV2Protobuf,
+  openApiV3Document,
+  openApiV3Root,
+  acceptsJson,
+  wantsOpenApiV2Protobuf,
+} from './openapi.js';
 import { Registry } from './registry.js';
 import { route } from './router.js';
 import { Store } from './store/store.js';
-import { loadOrCreateTls } from './tls.js';
+import { loadOrCreateTls, servingSans } from './tls.js';
 import { WatchHub } from './watch.js';
 import { workloadSimulator, type SimulatorOptions } from './simulator/index.js';
 
@@ -55,7 +64,7 @@ const PUBLIC_PATHS = /^\/(healthz|readyz|livez|version)(\/.*)?$/;
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const log: Logger = options.logger ?? (() => undefined);
   mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
-  const tls = loadOrCreateTls(options.stateDir);
+  const tls = loadOrCreateTls(options.stateDir, servingSans(options.host));
   const token = loadOrCreateToken(options.stateDir);
   const registry = new Registry();
   const crds = new CrdManager(registry, log);
@@ -70,6 +79,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   );
   const core: Core = { store, registry, crds, log };
   crds.attach(store);
+  const crdSchema = (r: ResourceInfo) => crds.openApiSchema(r);
   const objects = new ObjectService(core);
   const watches = new WatchHub(core);
   const ctx: ResourceContext = { objects, watches, token };
@@ -118,11 +128,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         return sendJson(res, 200, body);
       }
       case 'openapi-v2':
+        if (wantsOpenApiV2Protobuf(req.headers.accept)) {
+          res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF });
+          return void res.end(openApiV2Protobuf(registry));
+        }
+        if (!acceptsJson(req.headers.accept)) {
+          // kube-openapi's handler: 406 with an empty body for anything but JSON or its protobuf.
+          res.writeHead(406, { Vary: 'Accept' });
+          return void res.end();
+        }
         return sendJson(res, 200, openApiV2Document(registry));
       case 'openapi-v3-root':
-        return sendJson(res, 200, openApiV3Root(registry));
+        return sendJson(res, 200, openApiV3Root(registry, crdSchema));
       case 'openapi-v3-gv': {
-        const body = openApiV3Document(registry, r.group, r.version);
+        const body = openApiV3Document(registry, r.group, r.version, crdSchema);
         if (!body) throw new ApiError(404, 'NotFound', 'the server could not find the requested resource');
         return sendJson(res, 200, body);
       }
@@ -137,7 +156,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
-  const { port, address: host } = server.address() as AddressInfo;
+  const { port, address: bound } = server.address() as AddressInfo;
+  // Clients cannot connect to the unspecified address: the kubeconfig names loopback instead.
+  const host = bound === '0.0.0.0' ? '127.0.0.1' : bound === '::' ? '::1' : bound;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   address = `${urlHost}:${port}`;
   const url = `https://${address}`;

@@ -1,4 +1,4 @@
-import { age } from './duration.js';
+import { age, humanDuration } from './duration.js';
 import type { KubeObj } from './store/types.js';
 
 /** One printed column: kube's name/type/priority and how a cell is computed (priority 1 = `-o wide`). */
@@ -51,10 +51,113 @@ const workloadTail = () => [
   col('Selector', (x) => selector(a(x).spec?.selector), 'string', 1),
 ];
 
-function podReady(o: KubeObj): string {
-  const statuses = (a(o).status?.containerStatuses ?? []) as Any[];
-  const total = (a(o).spec?.containers ?? []).length;
-  return `${statuses.filter((s) => s.ready).length}/${total}`;
+interface PodCells {
+  ready: string;
+  status: string;
+  restarts: string;
+}
+
+const podCellCache = new WeakMap<KubeObj, PodCells>();
+const laterThan = (a: string | undefined, b: string | undefined) =>
+  Boolean(a) && (!b || Date.parse(a!) > Date.parse(b));
+
+/** printers.go printPod: READY, STATUS and RESTARTS as kubectl shows them on a real cluster. */
+function podCells(o: KubeObj): PodCells {
+  const cached = podCellCache.get(o);
+  if (cached) return cached;
+  const spec = (a(o).spec ?? {}) as Any;
+  const status = (a(o).status ?? {}) as Any;
+  const conditions = (status.conditions ?? []) as Any[];
+  const phase = (status.phase ?? '') as string;
+  let reason: string = status.reason || phase;
+  if (conditions.some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
+    reason = 'SchedulingGated';
+
+  const initSpecs = new Map<string, Any>(((spec.initContainers ?? []) as Any[]).map((c) => [c.name, c]));
+  const restartable = (name: string) => initSpecs.get(name)?.restartPolicy === 'Always';
+  const total =
+    (spec.containers ?? []).length +
+    [...initSpecs.values()].filter((c) => c.restartPolicy === 'Always').length;
+  let ready = 0;
+  let restarts = 0;
+  let sidecarRestarts = 0;
+  let lastRestart: string | undefined;
+  let lastSidecarRestart: string | undefined;
+  let initializing = false;
+  const initStatuses = (status.initContainerStatuses ?? []) as Any[];
+  for (let i = 0; i < initStatuses.length; i++) {
+    const c = initStatuses[i];
+    restarts += c.restartCount ?? 0;
+    const finished = c.lastState?.terminated?.finishedAt as string | undefined;
+    if (laterThan(finished, lastRestart)) lastRestart = finished;
+    if (restartable(c.name)) {
+      sidecarRestarts += c.restartCount ?? 0;
+      if (laterThan(finished, lastSidecarRestart)) lastSidecarRestart = finished;
+    }
+    const terminated = c.state?.terminated as Any | undefined;
+    const waiting = c.state?.waiting as Any | undefined;
+    if (terminated && (terminated.exitCode ?? 0) === 0) continue;
+    if (restartable(c.name) && c.started === true) {
+      if (c.ready) ready++;
+      continue;
+    }
+    if (terminated) {
+      reason = terminated.reason
+        ? `Init:${terminated.reason}`
+        : terminated.signal
+          ? `Init:Signal:${terminated.signal}`
+          : `Init:ExitCode:${terminated.exitCode ?? 0}`;
+    } else if (waiting?.reason && waiting.reason !== 'PodInitializing') {
+      reason = `Init:${waiting.reason}`;
+    } else {
+      reason = `Init:${i}/${initSpecs.size}`;
+    }
+    initializing = true;
+    break;
+  }
+  const initialized = conditions.find((c) => c.type === 'Initialized')?.status === 'True';
+  if (!initializing || initialized) {
+    restarts = sidecarRestarts;
+    lastRestart = lastSidecarRestart;
+    let hasRunning = false;
+    let errorReason = '';
+    const statuses = (status.containerStatuses ?? []) as Any[];
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const c = statuses[i];
+      restarts += c.restartCount ?? 0;
+      const finished = c.lastState?.terminated?.finishedAt as string | undefined;
+      if (laterThan(finished, lastRestart)) lastRestart = finished;
+      const terminated = c.state?.terminated as Any | undefined;
+      if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
+      else if (terminated) {
+        reason = terminated.reason
+          ? terminated.reason
+          : terminated.signal
+            ? `Signal:${terminated.signal}`
+            : `ExitCode:${terminated.exitCode ?? 0}`;
+        if ((terminated.exitCode ?? 0) !== 0) errorReason = reason;
+      } else if (c.ready && c.state?.running) {
+        hasRunning = true;
+        ready++;
+      }
+    }
+    if (reason === 'Completed') {
+      const podReady = conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+      if (hasRunning && podReady) reason = 'Running';
+      else if (errorReason) reason = errorReason;
+      else if (hasRunning) reason = 'NotReady';
+    }
+  }
+  const terminal = phase === 'Succeeded' || phase === 'Failed';
+  if (o.metadata.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown';
+  else if (o.metadata.deletionTimestamp && !terminal) reason = 'Terminating';
+  const cells: PodCells = {
+    ready: `${ready}/${total}`,
+    status: reason,
+    restarts: restarts !== 0 && lastRestart ? `${restarts} (${age(lastRestart)} ago)` : String(restarts),
+  };
+  podCellCache.set(o, cells);
+  return cells;
 }
 
 function servicePorts(o: KubeObj): string {
@@ -126,20 +229,13 @@ export const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
   ],
   Pod: [
     NAME,
-    col('Ready', podReady),
-    col('Status', (o) =>
-      o.metadata.deletionTimestamp ? 'Terminating' : (a(o).status?.reason ?? a(o).status?.phase ?? 'Pending'),
-    ),
-    col(
-      'Restarts',
-      (o) =>
-        (a(o).status?.containerStatuses ?? []).reduce((n: number, s: Any) => n + (s.restartCount ?? 0), 0),
-      'string',
-    ),
+    col('Ready', (o) => podCells(o).ready),
+    col('Status', (o) => podCells(o).status),
+    col('Restarts', (o) => podCells(o).restarts, 'string'),
     AGE,
-    col('IP', (o) => a(o).status?.podIP ?? '<none>', 'string', 1),
-    col('Node', (o) => a(o).spec?.nodeName ?? '<none>', 'string', 1),
-    col('Nominated Node', (o) => a(o).status?.nominatedNodeName ?? '<none>', 'string', 1),
+    col('IP', (o) => a(o).status?.podIPs?.[0]?.ip || a(o).status?.podIP || '<none>', 'string', 1),
+    col('Node', (o) => a(o).spec?.nodeName || '<none>', 'string', 1),
+    col('Nominated Node', (o) => a(o).status?.nominatedNodeName || '<none>', 'string', 1),
     col(
       'Readiness Gates',
       (o) => join(a(o).spec?.readinessGates?.map((g: Any) => g.conditionType)),
@@ -211,8 +307,8 @@ export const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
   Job: [
     NAME,
     col('Status', (o) => jobStatus(o)),
-    col('Completions', (o) => `${a(o).status?.succeeded ?? 0}/${a(o).spec?.completions ?? 1}`),
-    col('Duration', (o) => (a(o).status?.startTime ? age(a(o).status.startTime) : '')),
+    col('Completions', jobCompletions),
+    col('Duration', jobDuration),
     AGE,
     ...workloadTail(),
   ],
@@ -252,28 +348,116 @@ export const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
         '',
       ),
     ),
-    col('Ports', (o) => (a(o).spec?.tls?.length ? '80, 443' : '80')),
-    AGE,
-  ],
-  Lease: [NAME, col('Holder', (o) => a(o).spec?.holderIdentity ?? ''), AGE],
-  Endpoints: [
-    NAME,
+    col('Ports', (o) =>
+      limited(
+        ((a(o).ports ?? []) as Any[]).map((p) => (typeof p.port === 'number' ? p.port : (p.name ?? '*'))),
+      ),
+    ),
     col('Endpoints', (o) =>
       join((a(o).subsets ?? []).flatMap((s: Any) => (s.addresses ?? []).map((ad: Any) => ad.ip))),
     ),
+    AGE,
+  ],
+  Node: [
+    NAME,
+    col('Status', nodeStatus),
+    col('Roles', nodeRoles),
+    AGE,
+    col('Version', (o) => a(o).status?.nodeInfo?.kubeletVersion ?? ''),
+    col('Internal-IP', (o) => nodeAddress(o, 'InternalIP'), 'string', 1),
+    col('External-IP', (o) => nodeAddress(o, 'ExternalIP'), 'string', 1),
+    col('OS-Image', (o) => a(o).status?.nodeInfo?.osImage || '<unknown>', 'string', 1),
+    col(
+      'Kernel-Version',
+      (o) => {
+        const info = a(o).status?.nodeInfo ?? {};
+        return `${info.kernelVersion || '<unknown>'}${info.architecture ? ` (${info.architecture})` : ''}`;
+      },
+      'string',
+      1,
+    ),
+    col(
+      'Container-Runtime',
+      (o) => a(o).status?.nodeInfo?.containerRuntimeVersion || '<unknown>',
+      'string',
+      1,
+    ),
+  ],
+  EndpointSlice: [
+    NAME,
+    col('AddressType', (o) => a(o).addressType ?? ''),
+    col('Ports', (o) =>
+      limited(
+        ((a(o).ports ?? []) as Any[]).map((p) =>
+          p.port === undefined || p.port === null ? '<unset>' : p.port,
+        ),
+      ),
+    ),
+    col('Endpoints', (o) => limited(((a(o).endpoints ?? []) as Any[]).flatMap((e) => e.addresses ?? []))),
     AGE,
   ],
   RoleBinding: [NAME, col('Role', (o) => `${a(o).roleRef?.kind}/${a(o).roleRef?.name}`), AGE],
   ClusterRoleBinding: [NAME, col('Role', (o) => `${a(o).roleRef?.kind}/${a(o).roleRef?.name}`), AGE],
 };
 
+/** printers.go printNode: Ready/NotReady/Unknown from the Ready condition, SchedulingDisabled when cordoned. */
+function nodeStatus(o: KubeObj): string {
+  const ready = ((a(o).status?.conditions ?? []) as Any[]).find((c) => c.type === 'Ready');
+  const status = [!ready ? 'Unknown' : ready.status === 'True' ? 'Ready' : 'NotReady'];
+  if (a(o).spec?.unschedulable) status.push('SchedulingDisabled');
+  return status.join(',');
+}
+
+/** node-role.kubernetes.io/<role> labels and the kubernetes.io/role label, sorted; <none> without any. */
+function nodeRoles(o: KubeObj): string {
+  const roles = new Set<string>();
+  for (const [k, v] of Object.entries(o.metadata.labels ?? {})) {
+    const role = k.startsWith('node-role.kubernetes.io/') ? k.slice('node-role.kubernetes.io/'.length) : '';
+    if (role) roles.add(role);
+    else if (k === 'kubernetes.io/role' && v) roles.add(v);
+  }
+  return roles.size ? [...roles].sort().join(',') : '<none>';
+}
+
+function nodeAddress(o: KubeObj, type: string): string {
+  const found = ((a(o).status?.addresses ?? []) as Any[]).find((ad) => ad.type === type);
+  return found?.address ?? '<none>';
+}
+
+/** printers.go's EndpointSlice lists: at most three values, then " + N more...", or <unset>. */
+function limited(values: unknown[]): string {
+  if (!values.length) return '<unset>';
+  const shown = values.slice(0, 3).join(',');
+  return values.length > 3 ? `${shown} + ${values.length - 3} more...` : shown;
+}
+
+/** printers.go printJob: the first true condition of Complete, Failed, (deleting), Suspended, FailureTarget, SuccessCriteriaMet. */
 function jobStatus(o: KubeObj): string {
   const conditions = (a(o).status?.conditions ?? []) as Any[];
-  const has = (type: string) => conditions.some((c) => c.type === type && c.status === 'True');
+  const has = (type: string) => conditions.find((c) => c.type === type)?.status === 'True';
   if (has('Complete')) return 'Complete';
   if (has('Failed')) return 'Failed';
-  if (a(o).spec?.suspend) return 'Suspended';
+  if (o.metadata.deletionTimestamp) return 'Terminating';
+  if (has('Suspended')) return 'Suspended';
+  if (has('FailureTarget')) return 'FailureTarget';
+  if (has('SuccessCriteriaMet')) return 'SuccessCriteriaMet';
   return 'Running';
+}
+
+function jobCompletions(o: KubeObj): string {
+  const succeeded = a(o).status?.succeeded ?? 0;
+  const completions = a(o).spec?.completions;
+  if (typeof completions === 'number') return `${succeeded}/${completions}`;
+  const parallelism = a(o).spec?.parallelism ?? 0;
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
+
+/** From startTime to completionTime once the job completed; to now while it runs; empty before it starts. */
+function jobDuration(o: KubeObj): string {
+  const { startTime, completionTime } = (a(o).status ?? {}) as Any;
+  if (!startTime) return '';
+  if (!completionTime) return age(startTime);
+  return humanDuration(Date.parse(completionTime) - Date.parse(startTime));
 }
 
 /** Resources without a printer get Name and Created At, as kube's default table convertor does. */

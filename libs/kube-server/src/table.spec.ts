@@ -131,3 +131,74 @@ describe('Table output', () => {
     expect(table.rows[0]).toEqual({ cells: ['r', '2026-01-01T00:00:00Z'] });
   });
 });
+
+describe('pod and job rows as printers.go prints them', () => {
+  const row = (kind: string, obj: object) =>
+    (toTable(columnsFor(info(kind), crds), [obj as KubeObj], {}) as any).rows[0].cells;
+  const pod = (status: object, meta: object = {}) => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', creationTimestamp: minutesAgo(5), ...meta },
+    spec: { containers: [{ name: 'c', image: 'busybox' }] },
+    status,
+  });
+  const container = (state: object, extra: object = {}) => ({
+    containerStatuses: [{ name: 'c', image: 'busybox', ready: false, restartCount: 0, state, ...extra }],
+  });
+
+  it.each([
+    [
+      'Completed',
+      pod({ phase: 'Succeeded', ...container({ terminated: { exitCode: 0, reason: 'Completed' } }) }),
+    ],
+    [
+      'ContainerCreating',
+      pod({ phase: 'Pending', ...container({ waiting: { reason: 'ContainerCreating' } }) }),
+    ],
+    ['Error', pod({ phase: 'Failed', ...container({ terminated: { exitCode: 1, reason: 'Error' } }) })],
+    ['ExitCode:2', pod({ phase: 'Failed', ...container({ terminated: { exitCode: 2 } }) })],
+    ['Terminating', pod({ phase: 'Running' }, { deletionTimestamp: minutesAgo(0) })],
+    ['Evicted', pod({ phase: 'Failed', reason: 'Evicted' })],
+    [
+      'Init:0/1',
+      {
+        ...pod({ phase: 'Pending', initContainerStatuses: [{ name: 'i', state: { running: {} } }] }),
+        spec: { initContainers: [{ name: 'i' }], containers: [{ name: 'c' }] },
+      },
+    ],
+  ])('STATUS %s', (status, obj) => {
+    expect(row('Pod', obj)[2]).toBe(status);
+  });
+
+  it('CrashLoopBackOff with restarts and when the last one was', () => {
+    const cells = row(
+      'Pod',
+      pod({
+        phase: 'Running',
+        ...container(
+          { waiting: { reason: 'CrashLoopBackOff' } },
+          { restartCount: 3, lastState: { terminated: { exitCode: 1, finishedAt: minutesAgo(2) } } },
+        ),
+      }),
+    );
+    expect(cells.slice(1, 4)).toEqual(['0/1', 'CrashLoopBackOff', '3 (2m ago)']);
+  });
+
+  it('a completed job lasts from startTime to completionTime', () => {
+    const job = {
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'j', creationTimestamp: minutesAgo(60) },
+      spec: { completions: 1, template: { spec: { containers: [] } } },
+      status: {
+        succeeded: 1,
+        startTime: minutesAgo(50),
+        completionTime: minutesAgo(45),
+        conditions: [{ type: 'Complete', status: 'True' }],
+      },
+    };
+    expect(row('Job', job).slice(0, 4)).toEqual(['j', 'Complete', '1/1', '5m']);
+    const running = { ...job, status: { startTime: minutesAgo(50) }, spec: { parallelism: 2, template: {} } };
+    expect(row('Job', running).slice(0, 4)).toEqual(['j', 'Running', '0/1 of 2', '50m']);
+  });
+});

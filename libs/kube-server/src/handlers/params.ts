@@ -30,7 +30,54 @@ export function writeOptions(req: IncomingMessage, query: URLSearchParams): Writ
   };
 }
 
+interface ListCause {
+  reason: string;
+  message: string;
+  field: string;
+}
+
+/** ValidateListOptions (apimachinery meta/internalversion/validation) for a list that is not a watch. */
+function listOptionCauses(query: URLSearchParams): ListCause[] {
+  const causes: ListCause[] = [];
+  const forbid = (field: string, detail: string) =>
+    causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field });
+  const match = query.get('resourceVersionMatch') ?? '';
+  const rv = query.get('resourceVersion') ?? '';
+  if (match) {
+    if (!rv)
+      forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+    if (query.get('continue'))
+      forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+    if (match !== 'Exact' && match !== 'NotOlderThan') {
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${JSON.stringify(match)}: supported values: "Exact", "NotOlderThan", ""`,
+        field: 'resourceVersionMatch',
+      });
+    }
+    if (match === 'Exact' && rv === '0')
+      forbid('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+  }
+  if (query.get('sendInitialEvents') !== null)
+    forbid('sendInitialEvents', 'sendInitialEvents is forbidden for list');
+  return causes;
+}
+
+/** Throws kube's 422 for invalid list options: `ListOptions.meta.k8s.io "" is invalid: ...`. */
+export function validateListOptions(query: URLSearchParams): void {
+  const causes = listOptionCauses(query);
+  if (!causes.length) return;
+  const parts = causes.map((c) => `${c.field}: ${c.message}`);
+  const text = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
+  throw new ApiError(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${text}`, {
+    group: 'meta.k8s.io',
+    kind: 'ListOptions',
+    causes,
+  });
+}
+
 export function listQuery(query: URLSearchParams): ListQuery {
+  validateListOptions(query);
   const limit = query.get('limit');
   return {
     labelSelector: query.get('labelSelector') ?? undefined,

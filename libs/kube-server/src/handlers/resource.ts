@@ -4,7 +4,13 @@ import { ApiError } from '../errors.js';
 import { decodeBody, readBody, sendJson, setWarnings, wantsTable } from '../http.js';
 import { compileFilter, type ListResult } from '../objects/reader.js';
 import type { ObjectService } from '../objects/service.js';
-import { apiVersionOf, type ResourceInfo, type Verb } from '../resources.js';
+import {
+  POD_CONNECT_SUBRESOURCES,
+  apiVersionOf,
+  type PodConnectSubresource,
+  type ResourceInfo,
+  type Verb,
+} from '../resources.js';
 import type { ResourceRoute } from '../router.js';
 import type { KubeObj } from '../store/types.js';
 import { columnsFor, toTable } from '../table.js';
@@ -43,6 +49,8 @@ export async function handleResource(
   const ns = info.namespaced ? r.namespace : undefined;
   const method = req.method ?? 'GET';
   if (info.virtual) return handleTokenReview(ctx, req, res, method);
+  if (info.kind === 'Pod' && !info.group && POD_CONNECT_SUBRESOURCES.includes(r.subresource as 'log'))
+    return refusePodConnect(ctx, info, ns, r.name as string, r.subresource as PodConnectSubresource, method);
   if (r.subresource === 'scale') return handleScale(ctx, req, res, info, ns, r.name as string, query);
   if (r.subresource === 'finalize' && method === 'PUT') {
     const body = decodeBody(await readBody(req), req.headers['content-type']);
@@ -242,5 +250,39 @@ function startWatch(
       renderKey: table ? `table:${includeObject ?? ''}` : 'json',
     },
     res,
+  );
+}
+
+const POD_CONNECT_NOTHING: Record<PodConnectSubresource, string> = {
+  log: 'so there are no logs',
+  exec: 'so there is nothing to exec in',
+  attach: 'so there is nothing to attach to',
+  portforward: 'so there is nothing to forward to',
+};
+
+/**
+ * pods/log, exec, attach and portforward: the pod must exist (404 otherwise, as kube answers),
+ * and then a 400 that says why — no container runs on this server (kubectl prints the message).
+ */
+function refusePodConnect(
+  ctx: ResourceContext,
+  info: ResourceInfo,
+  ns: string | undefined,
+  name: string,
+  sub: PodConnectSubresource,
+  method: string,
+): never {
+  const allowed = sub === 'log' ? ['GET'] : ['GET', 'POST'];
+  if (!allowed.includes(method))
+    throw new ApiError(
+      405,
+      'MethodNotAllowed',
+      `the server does not allow this method on the requested resource`,
+    );
+  ctx.objects.get(info, ns, name);
+  throw new ApiError(
+    400,
+    'BadRequest',
+    `pods "${name}" is simulated by oam-local: no containers run, ${POD_CONNECT_NOTHING[sub]}`,
   );
 }

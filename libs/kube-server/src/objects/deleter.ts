@@ -1,5 +1,6 @@
 import { toExternal } from '../convert/index.js';
 import type { Core } from '../core.js';
+import { CRD_CLEANUP_FINALIZER, setTerminating } from '../crd-cleanup.js';
 import { CRD_KEY } from '../crds.js';
 import { storageKey, type ResourceInfo } from '../resources.js';
 import type { KubeObj } from '../store/types.js';
@@ -63,6 +64,7 @@ export class ObjectDeleter {
     if (opts.dryRun) return { object: live, pending: false };
     const meta = live.metadata;
     if (info.kind === 'Namespace' && !info.group) return this.markNamespace(info, live);
+    if (key === CRD_KEY) return this.markCrd(info, live, current.object);
     const policy = opts.propagationPolicy ?? 'Background';
     const finalizers = [...(meta.finalizers ?? [])];
     if (policy === 'Orphan') this.dependents.orphanDependents(meta.uid as string);
@@ -75,6 +77,9 @@ export class ObjectDeleter {
     }
     if (finalizers.length) {
       meta.finalizers = finalizers;
+      // store.markAsDeleting: the first deletion bumps a generation the kind tracks.
+      if (!meta.deletionTimestamp && (meta.generation ?? 0) > 0)
+        meta.generation = (meta.generation as number) + 1;
       meta.deletionTimestamp ??= nowTimestamp();
       meta.deletionGracePeriodSeconds ??= 0;
       const stored = this.core.store.put(key, {
@@ -83,7 +88,6 @@ export class ObjectDeleter {
       });
       return { object: toExternal(info, stored), pending: true };
     }
-    if (key === CRD_KEY) this.removeCustomObjects(live);
     const removed = this.core.store.remove(key, namespace ?? '', name) as KubeObj;
     return { object: toExternal(info, removed), pending: false };
   }
@@ -99,10 +103,24 @@ export class ObjectDeleter {
     return { object: live, pending: true };
   }
 
-  /** Deleting a CRD deletes every object of it, whatever their finalizers (nobody would be left to remove them). */
-  private removeCustomObjects(crd: KubeObj): void {
-    const spec = crd.spec as { group: string; names: { plural: string } };
-    const key = `${spec.group}/${spec.names.plural}`;
-    for (const entry of this.core.store.list(key)) this.core.store.remove(key, entry.namespace, entry.name);
+  /**
+   * A CRD goes Terminating with the cleanup finalizer; the CRD cleanup controller deletes its
+   * custom resources, waits for their finalizers, then lets the CRD go (apiextensions' etcd.go Delete).
+   */
+  private markCrd(info: ResourceInfo, live: KubeObj, stored: KubeObj): DeleteResult {
+    if (live.metadata.deletionTimestamp) return { object: live, pending: true };
+    // etcd.go's Delete: a plain update (no generation bump, no grace period) before the finalizer runs.
+    const meta = { ...stored.metadata };
+    meta.deletionTimestamp = nowTimestamp();
+    if (!(meta.finalizers ?? []).includes(CRD_CLEANUP_FINALIZER))
+      meta.finalizers = [...(meta.finalizers ?? []), CRD_CLEANUP_FINALIZER];
+    const next = { ...structuredClone(stored), metadata: { ...meta, resourceVersion: undefined } };
+    setTerminating(
+      next,
+      'True',
+      'InstanceDeletionPending',
+      'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+    );
+    return { object: toExternal(info, this.core.store.put(storageKey(info), next)), pending: true };
   }
 }

@@ -3,6 +3,7 @@ import { toExternal } from '../convert/index.js';
 import type { Core, WriteOptions } from '../core.js';
 import { ApiError } from '../errors.js';
 import { GarbageCollector, type GcActions, type ObjectRef } from '../gc.js';
+import { CrdCleanupController } from '../crd-cleanup.js';
 import { NamespaceController } from '../namespaces.js';
 import type { ResourceInfo } from '../resources.js';
 import type { KubeObj } from '../store/types.js';
@@ -29,6 +30,7 @@ export class ObjectService {
     this.namespaces = new NamespaceController(core, actions);
     this.gc.start(actions);
     this.namespaces.start();
+    new CrdCleanupController(core, actions).start();
     this.namespaces.ensureSystemNamespaces((name) =>
       this.writer.create(
         this.info('', 'v1', 'namespaces'),

@@ -4,8 +4,9 @@ import { toExternal, toStorage } from '../convert/index.js';
 import type { Core, WriteOptions } from '../core.js';
 import { CRD_KEY, establishedStatus } from '../crds.js';
 import { ApiError } from '../errors.js';
-import { storageKey, type ResourceInfo } from '../resources.js';
+import { storageKey, tracksGeneration, type ResourceInfo } from '../resources.js';
 import type { KubeObj, StoredEntry } from '../store/types.js';
+import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
 import { prepareServiceIps } from '../cluster-ips/service-ips.js';
 import { admit, decodeObject, requireNamespace, settleNamespace, type Prepare } from './admission.js';
@@ -73,11 +74,21 @@ export class ObjectWriter {
       ]);
     }
     if (info.namespaced) requireNamespace(this.core, info, meta.namespace as string, meta.name);
+    // apiextensions' forbidCreateAdmission: no new custom resources (create, or apply creating) while the CRD terminates.
+    if (info.crd && this.core.store.get(CRD_KEY, '', info.crd)?.object.metadata.deletionTimestamp) {
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `${info.plural}.${info.group} "${meta.name}" is forbidden: create not allowed while custom resource definition is terminating`,
+        { name: meta.name, group: info.group, kind: info.plural },
+      );
+    }
     for (const key of ['resourceVersion', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const)
       delete meta[key];
     meta.uid = randomUUID();
     meta.creationTimestamp = nowTimestamp();
-    meta.generation = 1;
+    if (tracksGeneration(info)) meta.generation = 1;
+    else if (typeof meta.generation !== 'number') delete meta.generation;
     if (hasStatus(info) && info.kind !== 'Namespace') delete obj.status;
     const step = this.registryStep(info, undefined, opts);
     const admitted = admit(this.core, info, obj, applied ? undefined : opts, step?.prepare);
@@ -187,7 +198,15 @@ export class ObjectWriter {
     this.keepImmutableMeta(info, live, next);
     const step = subresource === 'status' ? undefined : this.registryStep(info, live, opts);
     const admitted = admit(this.core, info, next, applied ? undefined : opts, step?.prepare);
-    admitted.metadata.generation = (live.metadata.generation ?? 1) + (specChanged(live, admitted) ? 1 : 0);
+    if (subresource !== 'status' && !info.crd) {
+      const causes = validateUpdate(gvkOf(info), admitted, live, { bindPods: opts.internal });
+      if (causes.length) throw invalid(info, current.name, causes);
+    }
+    // rest.BeforeUpdate keeps the stored generation; the kind's strategy bumps it on a spec change.
+    if (live.metadata.generation === undefined) delete admitted.metadata.generation;
+    else
+      admitted.metadata.generation =
+        live.metadata.generation + (tracksGeneration(info) && specChanged(live, admitted) ? 1 : 0);
     if (!applied) {
       const written = step?.decoded ?? admitted;
       admitted.metadata.managedFields = this.managedFields(info, live, written, opts, subresource);
@@ -263,7 +282,14 @@ export class ObjectWriter {
   /** Stores (or, for a deleting object whose last finalizer went, removes) the object; dryRun stores nothing. */
   private commit(info: ResourceInfo, obj: KubeObj, opts: WriteOptions): KubeObj {
     if (obj.metadata.managedFields && !obj.metadata.managedFields.length) delete obj.metadata.managedFields;
-    if (storageKey(info) === CRD_KEY) obj.status = establishedStatus(obj, nowTimestamp());
+    if (storageKey(info) === CRD_KEY) {
+      const terminating = (
+        (obj.status as { conditions?: { type: string }[] } | undefined)?.conditions ?? []
+      ).find((c) => c.type === 'Terminating');
+      const status = establishedStatus(obj, nowTimestamp());
+      if (terminating) (status.conditions as unknown[]).push(terminating);
+      obj.status = status;
+    }
     const stored = toStorage(info, obj, this.core.crds.storageVersion(info));
     if (opts.dryRun) return toExternal(info, stored);
     const key = storageKey(info);

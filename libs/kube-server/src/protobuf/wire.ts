@@ -54,3 +54,39 @@ export class WireReader {
     else throw new Error(`unsupported wire type ${wireType}`);
   }
 }
+
+/** A writer for the protobuf wire format: length-delimited fields (strings and nested messages) only. */
+export class WireWriter {
+  private readonly parts: Buffer[] = [];
+
+  private varint(value: number): void {
+    const bytes: number[] = [];
+    let v = value;
+    while (v > 0x7f) {
+      bytes.push((v & 0x7f) | 0x80);
+      v = Math.floor(v / 128);
+    }
+    bytes.push(v);
+    this.parts.push(Buffer.from(bytes));
+  }
+
+  /** A length-delimited field (wire type 2): a string, bytes or an encoded message. */
+  bytes(field: number, value: Uint8Array | string): this {
+    const data = typeof value === 'string' ? Buffer.from(value, 'utf8') : Buffer.from(value);
+    this.varint((field << 3) | 2);
+    this.varint(data.length);
+    this.parts.push(data);
+    return this;
+  }
+
+  /** A nested message, encoded by `fill`. */
+  message(field: number, fill: (w: WireWriter) => void): this {
+    const inner = new WireWriter();
+    fill(inner);
+    return this.bytes(field, inner.finish());
+  }
+
+  finish(): Buffer {
+    return Buffer.concat(this.parts);
+  }
+}

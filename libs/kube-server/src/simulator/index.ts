@@ -6,8 +6,12 @@
  * start with `simulated://`, and the knobs are `simulation.oam.dev/*` annotations.
  *
  * Controllers: Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob,
- * HorizontalPodAutoscaler (simulated metrics), a PVC binder, and the
- * scheduler+kubelet. Each is level-triggered: events only queue object keys;
+ * HorizontalPodAutoscaler (simulated metrics), a PVC binder, the endpoints and
+ * EndpointSlice controllers (Services' Endpoints from the pods' simulated IPs),
+ * and the scheduler+kubelet, which also registers the node as a Node object
+ * (annotated `simulation.oam.dev/simulated: "true"`, like the Pods it runs).
+ * Resources the server does not serve (nodes, endpointslices) are skipped with
+ * one log line. Each is level-triggered: events only queue object keys;
  * a reconcile reads the current state and acts on the difference.
  *
  * Usage: `await registerController(server, workloadSimulator({ readyDelayMs: 50 }))`.
@@ -17,9 +21,19 @@ import type { KubeObj } from '../store/types.js';
 import { CRONJOB, reconcileCronJob } from './cronjob.js';
 import { DAEMONSET, reconcileDaemonSet } from './daemonset.js';
 import { DEPLOYMENT, reconcileDeployment } from './deployment.js';
+import {
+  ENDPOINTS_CONTROLLER,
+  ENDPOINTS_MANAGED_BY,
+  EndpointsController,
+  SERVICE,
+  SLICE_MANAGED_BY,
+  SLICE_CONTROLLER,
+  SLICE_SERVICE_NAME,
+} from './endpoints.js';
 import { HPA, HPA_HISTORY, reconcileHpa, targetOf } from './hpa.js';
 import { JOB, reconcileJob } from './job.js';
 import { Kubelet, POD } from './kubelet.js';
+import { NODE, nodeKey, reconcileNode } from './node.js';
 import { PVC, reconcileClaim } from './pvc.js';
 import { REPLICASET, reconcileReplicaSet } from './replicaset.js';
 import {
@@ -49,6 +63,8 @@ export const SIMULATOR_NAME = 'workload-simulator';
 /** Keys of orphans that may need adopting: the owners whose selector matches get queued. */
 const ORPHAN_POD = 'orphan-pod';
 const ORPHAN_RS = 'orphan-rs';
+/** The simulated Node changed: wake what schedules onto it. */
+const NODE_CHANGED = 'node-changed';
 
 const OWNER_KINDS: Record<string, string> = {
   Deployment: DEPLOYMENT,
@@ -70,6 +86,7 @@ const PRIMARY: Record<string, { kind: string; gvr: (typeof GVR)[keyof typeof GVR
   'batch/cronjobs': { kind: CRONJOB, gvr: GVR.cronjobs },
   'autoscaling/horizontalpodautoscalers': { kind: HPA, gvr: GVR.hpas },
   '/persistentvolumeclaims': { kind: PVC, gvr: GVR.pvcs },
+  '/services': { kind: SERVICE, gvr: GVR.services },
 };
 
 const SCALE_TARGETS: Record<string, string> = {
@@ -112,6 +129,7 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
         },
       };
       const kubelet = new Kubelet(sim);
+      const endpoints = new EndpointsController(sim);
       // HPAs by the object they scale ("<ns>/<Kind>/<name>"), so a target's change wakes its HPAs.
       const hpasByTarget = new Map<string, Set<string>>();
       const hpaTargets = new Map<string, string>();
@@ -138,6 +156,18 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
         [CRONJOB]: (ns, name) => reconcileCronJob(sim, ns, name),
         [HPA]: (ns, name) => reconcileHpa(sim, ns, name),
         [PVC]: (ns, name) => reconcileClaim(sim, ns, name),
+        [SERVICE]: (ns, name) => endpoints.reconcile(ns, name),
+        [NODE]: (_ns, name) => reconcileNode(sim, name),
+        // The Node changed (labels, cordon, taints): pending pods get another scheduling attempt,
+        // DaemonSets re-check whether they should run there.
+        [NODE_CHANGED]: () => {
+          for (const pod of sim.api.list(GVR.pods)) {
+            if (!(pod.spec as Obj | undefined)?.nodeName)
+              sim.enqueue(keyOf(POD, pod.metadata.namespace ?? '', pod.metadata.name as string));
+          }
+          for (const ds of sim.api.list(GVR.daemonsets))
+            sim.enqueue(keyOf(DAEMONSET, ds.metadata.namespace ?? '', ds.metadata.name as string));
+        },
         [ORPHAN_POD]: (ns, name) =>
           wakeSelectingOwners(sim, ns, name, GVR.pods, [
             [GVR.replicasets, REPLICASET],
@@ -153,11 +183,12 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
       }, log);
 
       const route = (e: ControllerEvent) => {
-        const primary = PRIMARY[e.resource];
-        if (!primary) return;
         const obj = e.object;
         const ns = e.namespace;
         const deleted = e.type === 'DELETED';
+        routeEndpoints(e, deleted);
+        const primary = PRIMARY[e.resource];
+        if (!primary || e.resource === '/services') return;
         if (e.resource === '/pods' && deleted) kubelet.forget(obj);
         if (e.resource === 'autoscaling/horizontalpodautoscalers') {
           indexHpa(obj, deleted);
@@ -176,6 +207,34 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
             queue?.add(keyOf(HPA, ns, hpa));
         }
       };
+      // The endpoints controllers and the Node: Services (also deleted ones), the pods they select,
+      // their Endpoints/EndpointSlices when someone else changes or deletes them, and our Node.
+      const routeEndpoints = (e: ControllerEvent, deleted: boolean) => {
+        switch (e.resource) {
+          case '/services':
+            queue?.add(endpoints.serviceChanged(e.object, deleted));
+            break;
+          case '/pods':
+            for (const key of endpoints.podChanged(e.object, deleted)) queue?.add(key);
+            break;
+          case '/endpoints':
+            if (deleted) queue?.add(keyOf(SERVICE, e.namespace, e.name));
+            break;
+          case 'discovery.k8s.io/endpointslices': {
+            const labels = e.object.metadata.labels ?? {};
+            if (labels[SLICE_MANAGED_BY] === SLICE_CONTROLLER && labels[SLICE_SERVICE_NAME])
+              queue?.add(keyOf(SERVICE, e.namespace, labels[SLICE_SERVICE_NAME]));
+            break;
+          }
+          case '/nodes':
+            if (e.name !== opts.nodeName) break;
+            queue?.add(nodeKey(e.name));
+            queue?.add(keyOf(NODE_CHANGED, '', e.name));
+            // EndpointSlices leave out pods whose Node is missing: a (re)created Node brings them back.
+            if (e.type === 'ADDED') for (const key of endpoints.allServices()) queue?.add(key);
+            break;
+        }
+      };
       unsubscribe = ctx.subscribe((event) => {
         // Listeners run inside the writer's call: only queue keys here, and never throw.
         try {
@@ -192,7 +251,8 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
         }
       });
 
-      // Level-triggered start: everything that exists now gets a sync.
+      // Level-triggered start: the Node first, then everything that exists now gets a sync.
+      queue.add(nodeKey(opts.nodeName));
       for (const [resource, { kind, gvr }] of Object.entries(PRIMARY)) {
         let objects: KubeObj[] = [];
         try {
@@ -208,8 +268,19 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
         if (resource === '/pods') kubelet.adopt(objects);
         for (const obj of objects) {
           if (resource === 'autoscaling/horizontalpodautoscalers') indexHpa(obj, false);
+          if (resource === '/services') endpoints.serviceChanged(obj, false);
           queue.add(keyOf(kind, obj.metadata.namespace ?? '', obj.metadata.name as string));
         }
+      }
+      // checkLeftoverEndpoints: Endpoints we manage whose Service went away while we were not running.
+      try {
+        const managed = sim.api.list(GVR.endpoints, undefined, {
+          labelSelector: `${ENDPOINTS_MANAGED_BY}=${ENDPOINTS_CONTROLLER}`,
+        });
+        for (const ep of managed)
+          queue.add(keyOf(SERVICE, ep.metadata.namespace ?? '', ep.metadata.name as string));
+      } catch (err) {
+        log({ level: 'debug', msg: 'workload simulator could not list endpoints', error: errorMessage(err) });
       }
       log({
         level: 'info',

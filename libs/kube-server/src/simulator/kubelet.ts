@@ -11,13 +11,21 @@
  * - `simulation.oam.dev/run-duration-ms`: how long its containers run before they exit.
  * - `simulation.oam.dev/exit-code`: the containers exit with this code (after the run
  *   duration); with restartPolicy Always they restart in CrashLoopBackOff.
- * - `simulation.oam.dev/ready: "false"`: running but never ready (a failing readiness probe).
+ * - `simulation.oam.dev/ready: "false"`: running but not ready (a failing readiness probe);
+ *   changing it on a running Pod flips its readiness, as a probe's result would.
+ *
+ * Whatever would need a real runtime is marked as simulated: the Pod carries
+ * `simulation.oam.dev/simulated: "true"`, container and image IDs start with
+ * `simulated://` (no image is pulled, so there is no digest), and the kubelet's
+ * events keep their reasons (Scheduled, Pulled, Created, Started) but say so.
  */
 import { createHash } from 'node:crypto';
 import type { KubeObj } from '../store/types.js';
+import { NODE_IP, nodeLabels } from './node.js';
 import { conditionsOf, phaseOf } from './pods.js';
 import {
   GVR,
+  SIMULATED_ANNOTATION,
   SIM_PREFIX,
   clone,
   findCondition,
@@ -41,7 +49,6 @@ export const ANNOTATIONS = {
   ready: `${SIM_PREFIX}ready`,
 };
 
-const HOST_IP = '172.18.0.2';
 const MAX_BACKOFF_MS = 300_000;
 
 interface PodMemory {
@@ -55,17 +62,7 @@ export interface NodeInfo {
 }
 
 export function simulatedNode(name: string): NodeInfo {
-  const arch = { x64: 'amd64', arm64: 'arm64', arm: 'arm', s390x: 's390x', ppc64: 'ppc64le' }[
-    process.arch as string
-  ];
-  return {
-    name,
-    labels: {
-      'kubernetes.io/hostname': name,
-      'kubernetes.io/os': 'linux',
-      'kubernetes.io/arch': arch ?? 'amd64',
-    },
-  };
+  return { name, labels: nodeLabels(name) };
 }
 
 /** The pod IPs in use on the node (10.244.0.0/16, like a kind node's pod CIDR). */
@@ -115,10 +112,9 @@ export function normalizeImage(image: string): string {
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
-function imageId(image: string): string {
-  const normalized = normalizeImage(image);
-  const repo = normalized.replace(/[:@][^/]*$/, '');
-  return `${repo}@sha256:${digest(normalized)}`;
+/** No image is pulled, so there is no digest to report: the ID says so instead of making one up. */
+export function imageId(image: string): string {
+  return `simulated://${normalizeImage(image)}`;
 }
 
 // ------------------------------------------------------------ scheduling
@@ -163,15 +159,56 @@ export function fitsNode(podSpec: Obj, node: NodeInfo): boolean {
   return true;
 }
 
+/** v1helper.TolerationsTolerateTaint for one taint. */
+function tolerates(tolerations: Obj[], taint: Obj): boolean {
+  return tolerations.some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false;
+    if (t.operator === 'Exists') return !t.key || t.key === taint.key;
+    return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
+  });
+}
+
+/**
+ * Why the scheduler would not place the pod on the node (the filter plugins that
+ * apply to one node: NodeUnschedulable, TaintToleration, NodeAffinity), or undefined.
+ */
+export function unschedulableReason(podSpec: Obj, node: NodeInfo, nodeObject?: KubeObj): string | undefined {
+  const tolerations = (podSpec.tolerations as Obj[] | undefined) ?? [];
+  const nodeSpec = (nodeObject?.spec ?? {}) as Obj;
+  if (
+    nodeSpec.unschedulable === true &&
+    !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })
+  )
+    return 'node(s) were unschedulable';
+  const taint = ((nodeSpec.taints as Obj[] | undefined) ?? []).find(
+    (t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t),
+  );
+  if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+  if (!fitsNode(podSpec, node)) return "node(s) didn't match Pod's node affinity/selector";
+  return undefined;
+}
+
 // ------------------------------------------------------------ kubelet
 
 export class Kubelet {
-  readonly node: NodeInfo;
   readonly ips = new PodIps();
   private readonly memory = new Map<string, PodMemory>();
+  private readonly defaultNode: NodeInfo;
 
   constructor(private readonly sim: Sim) {
-    this.node = simulatedNode(sim.opts.nodeName);
+    this.defaultNode = simulatedNode(sim.opts.nodeName);
+  }
+
+  /** The node as the scheduler sees it: its Node object's labels when it has one (a user may label it). */
+  get node(): NodeInfo {
+    const obj = this.nodeObject();
+    return obj
+      ? { name: this.defaultNode.name, labels: { ...(obj.metadata.labels ?? {}) } }
+      : this.defaultNode;
+  }
+
+  private nodeObject(): KubeObj | undefined {
+    return this.sim.api.get(GVR.nodes, undefined, this.defaultNode.name);
   }
 
   /** Remembers the IPs of pods already running on the node (after a restart). */
@@ -198,6 +235,9 @@ export class Kubelet {
       pod = bound;
     }
     if ((pod.spec as Obj).nodeName !== this.node.name) return;
+    // Pods bound elsewhere (DaemonSet pods, nodeName set by the user) get the mark on first sight.
+    if (pod.metadata.annotations?.[SIMULATED_ANNOTATION] !== 'true')
+      pod = writeObj(this.sim, GVR.pods, markSimulated(pod));
     const phase = phaseOf(pod);
     if (phase === 'Succeeded' || phase === 'Failed') return;
     const status = (pod.status ?? {}) as Obj;
@@ -221,7 +261,10 @@ export class Kubelet {
       if (this.exits(pod)) this.sim.enqueue(key, this.runDuration(pod));
       return;
     }
-    // Running: containers that exit do so after the run duration; crash-looping ones come back after a back-off.
+    // Running: the readiness probe follows the `ready` annotation (a user may flip it at any time).
+    const flipped = this.readinessChange(pod, now);
+    if (flipped) this.write(pod, flipped);
+    // Containers that exit do so after the run duration; crash-looping ones come back after a back-off.
     if (!this.exits(pod)) return;
     const main = ((status.containerStatuses as Obj[]) ?? [])[0];
     if (main?.state?.waiting?.reason === 'CrashLoopBackOff') {
@@ -257,9 +300,10 @@ export class Kubelet {
   /** The scheduler's part: bind to the node when it fits, or report why not. */
   private schedule(pod: KubeObj): KubeObj | undefined {
     const spec = pod.spec as Obj;
-    if (!fitsNode(spec, this.node)) {
-      const message =
-        "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.";
+    const node = this.node;
+    const why = unschedulableReason(spec, node, this.nodeObject());
+    if (why) {
+      const message = `0/1 nodes are available: 1 ${why}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`;
       const status = clone((pod.status ?? {}) as Obj);
       status.phase = 'Pending';
       status.conditions = mergeConditions(
@@ -270,14 +314,14 @@ export class Kubelet {
       this.write(pod, status);
       return undefined;
     }
-    const copy = clone(pod);
-    (copy.spec as Obj).nodeName = this.node.name;
+    const copy = markSimulated(pod);
+    (copy.spec as Obj).nodeName = node.name;
     const bound = writeObj(this.sim, GVR.pods, copy);
     this.sim.event(
       bound,
       'Normal',
       'Scheduled',
-      `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${this.node.name}`,
+      `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${node.name}`,
       'default-scheduler',
     );
     return bound;
@@ -331,8 +375,8 @@ export class Kubelet {
 
   private base(pod: KubeObj, now: number): Obj {
     const status = clone((pod.status ?? {}) as Obj);
-    status.hostIP = HOST_IP;
-    status.hostIPs = [{ ip: HOST_IP }];
+    status.hostIP = NODE_IP;
+    status.hostIPs = [{ ip: NODE_IP }];
     status.startTime ??= timestamp(now);
     return status;
   }
@@ -424,6 +468,40 @@ export class Kubelet {
       now,
     );
     return status;
+  }
+
+  /** The status after the readiness probe's result changed, or undefined when it did not (or containers are not all running). */
+  private readinessChange(pod: KubeObj, now: number): Obj | undefined {
+    const status = (pod.status ?? {}) as Obj;
+    const statuses = (status.containerStatuses as Obj[] | undefined) ?? [];
+    if (!statuses.length || !statuses.every((c) => c.state?.running)) return undefined;
+    const ready = pod.metadata.annotations?.[ANNOTATIONS.ready] !== 'false';
+    if (
+      statuses.every((c) => c.ready === ready) &&
+      (findCondition(conditionsOf(pod), 'Ready')?.status === 'True') === ready
+    )
+      return undefined;
+    const next = this.base(pod, now);
+    next.containerStatuses = statuses.map((c) => ({ ...c, ready }));
+    const unready = `containers with unready status: [${this.containers(pod)
+      .map((c) => c.name)
+      .join(' ')}]`;
+    next.conditions = mergeConditions(
+      conditionsOf(pod),
+      [
+        { type: 'PodReadyToStartContainers', status: 'True' },
+        { type: 'Initialized', status: 'True' },
+        ready
+          ? { type: 'Ready', status: 'True' }
+          : { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: unready },
+        ready
+          ? { type: 'ContainersReady', status: 'True' }
+          : { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: unready },
+        { type: 'PodScheduled', status: 'True' },
+      ],
+      now,
+    );
+    return next;
   }
 
   private crashLoopStatus(pod: KubeObj, now: number, code: number): Obj {
@@ -534,21 +612,35 @@ export class Kubelet {
 
   private startedEvents(pod: KubeObj): void {
     for (const c of [...this.initContainers(pod), ...this.containers(pod)]) {
+      // The reasons are the kubelet's (tools key on them); the messages must not claim a pull or a process.
       this.sim.event(
         pod,
         'Normal',
         'Pulled',
-        `Container image "${c.image}" already present on machine`,
+        `Container image "${c.image}" not pulled: simulated by oam-local, no container runs`,
         'kubelet',
       );
-      this.sim.event(pod, 'Normal', 'Created', `Created container: ${c.name}`, 'kubelet');
-      this.sim.event(pod, 'Normal', 'Started', `Started container ${c.name}`, 'kubelet');
+      this.sim.event(pod, 'Normal', 'Created', `Created container: ${c.name} (simulated)`, 'kubelet');
+      this.sim.event(
+        pod,
+        'Normal',
+        'Started',
+        `Started container ${c.name} (simulated, no process runs)`,
+        'kubelet',
+      );
     }
   }
 
   private write(pod: KubeObj, status: Obj): void {
     writeStatus(this.sim, GVR.pods, pod, status);
   }
+}
+
+/** A copy of the pod carrying `simulation.oam.dev/simulated: "true"` (it runs on the simulated node). */
+function markSimulated(pod: KubeObj): KubeObj {
+  const copy = clone(pod);
+  copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
+  return copy;
 }
 
 /** Pod conditions in the kubelet's order, keeping lastTransitionTime when a condition's status did not change. */

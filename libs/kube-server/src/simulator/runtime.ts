@@ -22,7 +22,14 @@ export const GVR = {
   jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
   cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs' },
   hpas: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
+  services: { group: '', version: 'v1', resource: 'services' },
+  endpoints: { group: '', version: 'v1', resource: 'endpoints' },
+  endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
+  nodes: { group: '', version: 'v1', resource: 'nodes' },
 } satisfies Record<string, Gvr>;
+
+/** Marks what the simulator made up (the Node, Pods it runs): `simulation.oam.dev/simulated: "true"`. */
+export const SIMULATED_ANNOTATION = 'simulation.oam.dev/simulated';
 
 /** Where the simulator's own knobs live (annotations a user or a test may set). */
 export const SIM_PREFIX = 'simulation.oam.dev/';
@@ -183,6 +190,35 @@ export function getObj(sim: Sim, gvr: Gvr, namespace: string, name: string): Kub
 
 export function listObjs(sim: Sim, gvr: Gvr, namespace: string): KubeObj[] {
   return sim.api.list(gvr, namespace || undefined).map(clone);
+}
+
+/**
+ * Whether the server serves a resource (the API answers 404 NotFound for an
+ * unregistered one). Logs once per resource while it is missing, so a
+ * simulator on a server without, say, `nodes` degrades instead of failing.
+ */
+export function served(sim: Sim, gvr: Gvr): boolean {
+  const missing = sim.memory('unserved-resources', () => new Set<string>());
+  const known = sim.memory('served-resources', () => new Set<string>());
+  const id = `${gvr.group || 'core'}/${gvr.version}/${gvr.resource}`;
+  if (known.has(id)) return true; // built-in resources do not go away
+  try {
+    sim.api.list(gvr, undefined, { limit: 1 });
+    missing.delete(id);
+    known.add(id);
+    return true;
+  } catch (err) {
+    if (statusCode(err) !== 404) throw err;
+    if (!missing.has(id)) {
+      missing.add(id);
+      sim.log({
+        level: 'info',
+        msg: `${gvr.resource} resource not served: the workload simulator skips what needs it`,
+        resource: id,
+      });
+    }
+    return false;
+  }
 }
 
 /** Writes the status through the status subresource, only when it changed; returns the stored object. */

@@ -288,6 +288,45 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
     );
   });
 
+  it('runs a Job that carries a selector and the job labels (as kube-apiserver generates them)', async () => {
+    const labels = { 'batch.kubernetes.io/job-name': 'selected', 'job-name': 'selected' };
+    await c.batch.createNamespacedJob({
+      namespace: ns,
+      body: {
+        metadata: { name: 'selected' },
+        spec: {
+          completions: 2,
+          manualSelector: true,
+          selector: { matchLabels: labels },
+          template: {
+            metadata: { labels },
+            spec: { restartPolicy: 'Never', containers: [{ name: 'w', image: 'busybox' }] },
+          },
+        },
+      },
+    });
+    const job = await eventually(async () => {
+      const j = await c.batch.readNamespacedJob({ name: 'selected', namespace: ns });
+      return j.status?.conditions?.some((x) => x.type === 'Complete' && x.status === 'True') && j;
+    }, 'job with a selector complete');
+    expect(job.status?.succeeded).toBe(2);
+    const jobPods = (
+      await c.core.listNamespacedPod({
+        namespace: ns,
+        labelSelector: 'batch.kubernetes.io/job-name=selected',
+      })
+    ).items;
+    expect(jobPods).toHaveLength(2);
+    for (const p of jobPods) {
+      expect(p.metadata?.labels).toMatchObject({
+        'batch.kubernetes.io/controller-uid': job.metadata?.uid,
+        'controller-uid': job.metadata?.uid,
+        ...labels,
+      });
+      expect(p.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Job', uid: job.metadata?.uid });
+    }
+  });
+
   it('never logs an error', () => {
     expect(c.logs.filter((l) => l.level === 'error')).toEqual([]);
   });

@@ -10,3 +10,4 @@ export { validateBuiltin, unknownFields } from './validate-builtin.js';
 export { type GroupVersionKind, BUILTIN_KINDS, findBuiltinKind } from './builtin-kinds.js';
 export { type CrdVersionSchemas, type CustomResourceSchema, compileCrdSchemas } from './crd/compile.js';
 export { validateCrd } from './crd/validate-crd.js';
+export { validateUpdate } from './checks/update-checks.js';
