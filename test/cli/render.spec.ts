@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -72,6 +72,31 @@ describe('oam render', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('error: no/such/file.yaml: no such file or folder\n');
     expect(r.stdout).toBe('');
+  });
+
+  it('exits 1 naming a broken symbolic link in an input folder, without a stack trace', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oam-cli-'));
+    writeFileSync(join(dir, 'app.yaml'), 'apiVersion: core.oam.dev/v1beta1\n');
+    symlinkSync(join(dir, 'nowhere.yaml'), join(dir, 'broken.yaml'));
+    const r = oam(['render', '-f', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`error: ${join(dir, 'broken.yaml')}: no such file (a broken symbolic link?)\n`);
+  });
+
+  it('prints warnings as well as errors', () => {
+    const path = tempFile(
+      'app.yaml',
+      'apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n    - name: a\n      type: worker\n      properties: {image: busybox, imagee: typo}\n    - name: b\n      type: worker\n      properties: {image: 5}\n',
+    );
+    const r = oam(['render', '-f', path]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /warning: .*:8: .*components\[0\] "a" \(worker\): properties\.imagee: unknown field/,
+    );
+    expect(r.stderr).toMatch(
+      /error: .*:11: .*components\[1\] "b" \(worker\): properties\.image: expected string/,
+    );
   });
 
   it('warns about unknown properties, and fails on them under --strict', () => {

@@ -104,12 +104,35 @@ describe('webservice', () => {
     });
   });
 
-  it('exposes the older single `port` on a ClusterIP Service', async () => {
+  it('gives the older single `port` to the container only, as KubeVela does (no Service)', async () => {
     const { output, outputs } = await render('webservice', { image: 'nginx', port: 80 });
     expect(podSpec(output).containers[0].ports).toEqual([{ containerPort: 80 }]);
-    expect((outputs.webserviceExpose as Obj).spec).toMatchObject({
-      type: 'ClusterIP',
-      ports: [{ name: 'port-80', port: 80, targetPort: 80 }],
+    expect(outputs).toEqual({});
+  });
+
+  it('maps a Service port to another container port with `containerPort`', async () => {
+    const { output, outputs } = await render('webservice', {
+      image: 'nginx',
+      ports: [{ port: 80, containerPort: 8080, expose: true }],
+    });
+    expect(podSpec(output).containers[0].ports).toEqual([
+      { containerPort: 8080, protocol: 'TCP', name: 'port-8080' },
+    ]);
+    expect((outputs.webserviceExpose as Obj).spec.ports).toEqual([
+      { name: 'port-8080', port: 80, targetPort: 8080, protocol: 'TCP' },
+    ]);
+  });
+
+  it('sets limits above the requests with `limit`', async () => {
+    const { output } = await render('webservice', {
+      image: 'nginx',
+      cpu: '250m',
+      memory: '256Mi',
+      limit: { cpu: '1' },
+    });
+    expect(podSpec(output).containers[0].resources).toEqual({
+      requests: { cpu: '250m', memory: '256Mi' },
+      limits: { cpu: '1', memory: '256Mi' },
     });
   });
 
@@ -120,7 +143,9 @@ describe('webservice', () => {
   });
 
   it('rejects properties of the wrong type, naming the field', async () => {
-    await expect(render('webservice', { image: 'nginx', port: 'eighty' })).rejects.toThrow(/parameter\.port/);
+    await expect(render('webservice', { image: 'nginx', port: 'eighty' })).rejects.toThrow(
+      /properties\.port: expected integer/,
+    );
     await expect(render('webservice', { ports: [{ port: 80 }] })).rejects.toThrow(/image/);
   });
 
@@ -276,6 +301,47 @@ describe('cron-task', () => {
     });
     const pod = (output as Obj).spec.jobTemplate.spec.template.spec;
     expect(pod).toMatchObject({ restartPolicy: 'Never', containers: [{ name: 'api', command: ['date'] }] });
+  });
+
+  it('mounts volumes by type, as webservice does (volumeMounts)', async () => {
+    const { output } = await render('cron-task', {
+      image: 'busybox',
+      schedule: '@daily',
+      volumeMounts: {
+        pvc: [{ name: 'data', mountPath: '/data', claimName: 'data-claim' }],
+        configMap: [{ name: 'conf', mountPath: '/etc/conf', cmName: 'conf' }],
+        secret: [{ name: 'creds', mountPath: '/creds', secretName: 'creds', subPath: 'token' }],
+        emptyDir: [{ name: 'tmp', mountPath: '/tmp', medium: 'Memory' }],
+        hostPath: [{ name: 'logs', mountPath: '/var/log', path: '/var/log' }],
+      },
+    });
+    const pod = (output as Obj).spec.jobTemplate.spec.template.spec;
+    expect(pod.containers[0].volumeMounts).toEqual([
+      { name: 'data', mountPath: '/data' },
+      { name: 'conf', mountPath: '/etc/conf' },
+      { name: 'creds', mountPath: '/creds', subPath: 'token' },
+      { name: 'tmp', mountPath: '/tmp' },
+      { name: 'logs', mountPath: '/var/log' },
+    ]);
+    expect(pod.volumes).toEqual([
+      { name: 'data', persistentVolumeClaim: { claimName: 'data-claim' } },
+      { name: 'conf', configMap: { name: 'conf', defaultMode: 420 } },
+      { name: 'creds', secret: { secretName: 'creds', defaultMode: 420 } },
+      { name: 'tmp', emptyDir: { medium: 'Memory' } },
+      { name: 'logs', hostPath: { path: '/var/log' } },
+    ]);
+  });
+
+  it('renders batch/v1beta1 for clusters before 1.25, as KubeVela does', async () => {
+    const def = definitionNamed(files, 'components', 'cron-task').object as {
+      spec: { schematic: { cue: { template: string } } };
+    };
+    const context = componentContext('api', 'cron-task');
+    const old = { ...context, clusterVersion: { major: 1, minor: 24, gitVersion: 'v1.24.0', platform: '' } };
+    const properties = { image: 'busybox', schedule: '@daily' };
+    expect((await renderTemplate(def.spec.schematic.cue.template, properties, old)).output?.apiVersion).toBe(
+      'batch/v1beta1',
+    );
   });
 
   it('requires a schedule', async () => {

@@ -22,7 +22,7 @@ interface Spec {
 const spec = (o: unknown) => o as Spec;
 
 /** The smallest valid properties per definition, for the evaluation smoke test. */
-const MINIMAL: Record<string, unknown> = {
+const MINIMAL: Record<string, Record<string, unknown>> = {
   webservice: { image: 'nginx' },
   worker: { image: 'busybox' },
   daemon: { image: 'busybox' },

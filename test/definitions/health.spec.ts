@@ -1,6 +1,6 @@
 import type { KubeObject } from '#api';
 import { definitionNamed, loadDefinitionFiles } from './support/load.js';
-import { evaluateStatus, renderTemplate } from './support/cue.js';
+import { renderTemplate, statusOf } from './support/cue.js';
 import { componentContext } from './support/context.js';
 
 /** Each health policy and custom status against healthy and unhealthy live objects. */
@@ -30,11 +30,7 @@ async function live(type: string, properties: Record<string, unknown>, extra: Ob
 }
 
 async function health(type: string, output: KubeObject) {
-  const { spec } = definition('components', type);
-  const context = { ...componentContext('api', type), output, outputs: {} };
-  const { isHealth } = await evaluateStatus(spec.status.healthPolicy, context);
-  const { message } = await evaluateStatus(spec.status.customStatus, context);
-  return { isHealth, message };
+  return statusOf(definition('components', type).spec.status, { output, outputs: {} });
 }
 
 describe.each(['webservice', 'worker'])('%s (Deployment) health', (type) => {
@@ -205,10 +201,7 @@ describe('expose trait health', () => {
   });
   async function traitHealth(svc: Obj) {
     const { spec } = definition('traits', 'expose');
-    const context = { ...componentContext('api', 'webservice'), output: {}, outputs: { service: svc } };
-    const { isHealth } = await evaluateStatus(spec.status.healthPolicy, context);
-    const { message } = await evaluateStatus(spec.status.customStatus, context);
-    return { isHealth, message };
+    return statusOf(spec.status, { output: {} as KubeObject, outputs: { service: svc as KubeObject } });
   }
 
   it('is healthy at once for a ClusterIP Service', async () => {
@@ -225,5 +218,45 @@ describe('expose trait health', () => {
     });
     const ready = service('LoadBalancer', { loadBalancer: { ingress: [{ ip: '203.0.113.9' }] } });
     expect(await traitHealth(ready)).toEqual({ isHealth: true, message: 'ExternalIP: 203.0.113.9' });
+  });
+});
+
+describe('gateway trait health', () => {
+  const ingress = (status: Obj = {}, host: string | null = 'shop.example.com') => ({
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'api' },
+    spec: { rules: [{ ...(host ? { host } : {}), http: { paths: [] } }] },
+    status,
+  });
+  const service = {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'api' },
+    spec: { clusterIP: '10.0.0.7' },
+  };
+  async function traitHealth(outputs: Record<string, Obj>) {
+    const { spec } = definition('traits', 'gateway');
+    return statusOf(spec.status, {
+      output: {} as KubeObject,
+      outputs: outputs as Record<string, KubeObject>,
+      parameter: { http: { '/': 80 } },
+    });
+  }
+
+  it("is healthy once the Ingress exists and tells where to visit it, as KubeVela's", async () => {
+    expect(await traitHealth({ service, ingress: ingress() })).toEqual({
+      isHealth: true,
+      message: 'No loadBalancer found, visiting by using port-forward',
+    });
+    const ready = ingress({ loadBalancer: { ingress: [{ ip: '203.0.113.9' }] } });
+    expect(await traitHealth({ service, ingress: ready })).toEqual({
+      isHealth: true,
+      message: 'Visiting URL: shop.example.com, IP: 203.0.113.9',
+    });
+    const noHost = ingress({ loadBalancer: { ingress: [{ hostname: 'lb.example.net' }] } }, null);
+    expect((await traitHealth({ 'ingress-internal': noHost })).message).toBe(
+      'Host not specified, visit the cluster or load balancer in front of the cluster',
+    );
   });
 });

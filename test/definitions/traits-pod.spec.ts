@@ -1,3 +1,4 @@
+import { PATCH_STRATEGY } from '../../libs/renderer/src/patch/index.js';
 import { patchKeysOf } from './support/patch.js';
 import { pod, trait, workload, type Obj } from './support/traits.js';
 
@@ -65,12 +66,31 @@ describe('annotations', () => {
     const { patch } = await trait('annotations', { k: 'v' }, cron, 'cron-task');
     expect(patch).toEqual({
       metadata: { annotations: { k: 'v' } },
-      spec: { jobTemplate: { spec: { template: { metadata: { annotations: { k: 'v' } } } } } },
+      spec: {
+        jobTemplate: {
+          metadata: { annotations: { k: 'v' } },
+          spec: { template: { metadata: { annotations: { k: 'v' } } } },
+        },
+      },
     });
     const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {} };
     expect((await trait('annotations', { k: 'v' }, configMap, 'k8s-objects')).patch).toEqual({
       metadata: { annotations: { k: 'v' } },
     });
+  });
+
+  it('removes an annotation given null, as a JSON merge patch (KubeVela), and may overwrite one', async () => {
+    const base = await workload('webservice', { image: 'nginx', annotations: { drop: 'me', keep: 'x' } });
+    const { apply, patch, patchKeys } = await trait(
+      'annotations',
+      { drop: null, keep: 'y', note: 'hi' },
+      base,
+    );
+    expect(patchKeys).toEqual({ '': PATCH_STRATEGY.jsonMergePatch });
+    expect((patch as Obj).metadata.annotations).toEqual({ drop: null, keep: 'y', note: 'hi' });
+    const result = apply() as Obj;
+    expect(result.metadata.annotations).toEqual({ keep: 'y', note: 'hi' });
+    expect(result.spec.template.metadata.annotations).toEqual({ keep: 'y', note: 'hi' });
   });
 });
 
@@ -96,22 +116,41 @@ describe('sidecar', () => {
       volumeMounts: [{ name: 'logs', mountPath: '/var/log/app' }],
     });
     // Applying it again changes nothing: same name, same container.
-    const again = await trait('sidecar', { name: 'log', image: 'fluent-bit:2' }, apply());
-    expect(pod(again.apply()).containers.map((c: Obj) => c.image)).toEqual(['nginx', 'fluent-bit:2']);
+    const again = await trait(
+      'sidecar',
+      { name: 'log', image: 'fluent-bit', args: ['-c', '/conf'] },
+      apply(),
+    );
+    expect(pod(again.apply())).toEqual(pod(apply()));
+    // A different image for the same container is a conflict, as in KubeVela: patches unify.
+    const other = await trait('sidecar', { name: 'log', image: 'fluent-bit:2' }, apply());
+    expect(() => other.apply()).toThrow(
+      /traits\[0\] \(sidecar\): patch\.spec\.template\.spec\.containers\[1\]\.image: conflicting values "fluent-bit" \(workload\) and "fluent-bit:2" \(patch\)/,
+    );
   });
 });
 
 describe('resource', () => {
-  it('sets requests and limits on the component container, keeping what it does not name', async () => {
+  it("replaces the first container's requests and limits, with KubeVela's defaults", async () => {
     const base = await workload('webservice', { image: 'nginx', memory: '128Mi' });
-    const { apply } = await trait('resource', { cpu: '500m' }, base);
+    const { apply, patchKeys } = await trait('resource', { cpu: '500m' }, base);
+    expect(patchKeys).toMatchObject({
+      'spec.template.spec.containers': 'name',
+      'spec.template.spec.containers[].resources.requests': PATCH_STRATEGY.retainKeys,
+      'spec.template.spec.containers[].resources.limits': PATCH_STRATEGY.retainKeys,
+    });
+    // memory defaults to 2048Mi and replaces the component's 128Mi, as with KubeVela's resource trait.
     expect(pod(apply()).containers[0].resources).toEqual({
-      requests: { cpu: '500m', memory: '128Mi' },
-      limits: { cpu: '500m', memory: '128Mi' },
+      requests: { cpu: '500m', memory: '2048Mi' },
+      limits: { cpu: '500m', memory: '2048Mi' },
+    });
+    expect(pod((await trait('resource', {}, base)).apply()).containers[0].resources).toEqual({
+      requests: { cpu: 1, memory: '2048Mi' },
+      limits: { cpu: 1, memory: '2048Mi' },
     });
   });
 
-  it('lets explicit requests and limits replace the whole maps', async () => {
+  it('takes explicit requests and limits, each with its own defaults', async () => {
     const base = await workload('webservice', { image: 'nginx', cpu: '1', memory: '128Mi' });
     const { apply } = await trait(
       'resource',
@@ -122,6 +161,30 @@ describe('resource', () => {
       requests: { cpu: '250m', memory: '64Mi' },
       limits: { cpu: 2, memory: '2048Mi' },
     });
+  });
+
+  it("patches a CronJob's job pods, and the first container whatever its name", async () => {
+    const cron = await workload('cron-task', { image: 'busybox', schedule: '@daily' });
+    const { apply } = await trait('resource', { cpu: '100m', memory: '64Mi' }, cron, 'cron-task');
+    const [container] = (apply() as Obj).spec.jobTemplate.spec.template.spec.containers;
+    expect(container).toMatchObject({
+      name: 'api',
+      resources: { requests: { cpu: '100m', memory: '64Mi' } },
+    });
+    const raw = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'raw' },
+      spec: { template: { spec: { containers: [{ name: 'main', image: 'x' }] } } },
+    };
+    const onRaw = await trait('resource', { cpu: '1', memory: '1Gi' }, raw as never, 'k8s-objects');
+    expect(pod(onRaw.apply()).containers).toEqual([
+      {
+        name: 'main',
+        image: 'x',
+        resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } },
+      },
+    ]);
   });
 
   it('rejects a malformed memory quantity', async () => {

@@ -9,6 +9,7 @@ export { RenderError, RenderErrors, formatError, type ErrorLocation, type ErrorS
 export * from './parse/index.js';
 export * from './resolve/index.js';
 export type {
+  ClusterVersion,
   RenderContext,
   TemplateResult,
   CompiledTemplate,
@@ -18,9 +19,10 @@ export type {
 export { TemplateCompiler, type TemplateEngines } from './engines/compiler.js';
 export { Renderer, type RendererOptions } from './render/renderer.js';
 export { RenderCache } from './render/cache.js';
-export { DEFAULT_CLUSTER, type ClusterInfo } from './render/context.js';
+export { clusterVersionOf, DEFAULT_CLUSTER, type ClusterInfo } from './render/context.js';
 export { LABELS } from './render/labels.js';
 export type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './render/result.js';
+export { RenderFailure } from './render/result.js';
 export { renderSources, renderObjects, type DryRunOptions, type DryRunResult } from './pipeline.js';
 export { hashOf, stableStringify } from './hash.js';
 export { createRenderer, type RendererHandle } from './create.js';

@@ -2,7 +2,7 @@ import type { Definition } from '#api';
 import { RenderError, RenderErrors } from './errors.js';
 import { parseSources, type OamObject, type SourceFile } from './parse/index.js';
 import type { Renderer } from './render/renderer.js';
-import type { RenderedApp } from './render/result.js';
+import { RenderFailure, type RenderedApp } from './render/result.js';
 import { InMemoryCatalog, resolveObjects } from './resolve/index.js';
 
 export interface DryRunOptions {
@@ -55,6 +55,8 @@ export async function renderObjects(
     } catch (err) {
       if (!(err instanceof RenderErrors)) throw err;
       errors.push(...err.errors);
+      // Warnings matter most when something failed: keep them next to the errors.
+      if (err instanceof RenderFailure) warnings.push(...err.warnings);
     }
   }
   return errors.length > 0 ? { apps: [], errors, warnings } : { apps, errors, warnings };

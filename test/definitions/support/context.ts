@@ -18,7 +18,7 @@ export function componentContext(name: string, componentType: string): Record<st
     componentType,
     revision: `${name}-v3`,
     cluster: 'local',
-    clusterVersion: { major: '1', minor: '32', gitVersion: 'v1.32.0' },
+    clusterVersion: { major: 1, minor: 37, gitVersion: 'v1.37.2', platform: 'linux/amd64' },
     publishVersion: '',
     workflowName: 'shop',
   };

@@ -1,26 +1,40 @@
+import { afterAll } from '@jest/globals';
 import type { KubeObject } from '#api';
+// The renderer's own CUE engine, parameter validation and health evaluation, so these tests
+// see the definitions exactly as `oam render` and the controller will (internal to #renderer,
+// hence the relative imports).
+import {
+  createCueEngine,
+  type CueEngine,
+  type CueTemplate,
+} from '../../../libs/renderer/src/engines/cue/index.js';
+import type { RenderContext } from '../../../libs/renderer/src/engines/engine.js';
+import { evaluateHealth, type HealthPolicy } from '../../../libs/renderer/src/health/index.js';
+import { validateProperties } from '../../../libs/renderer/src/params/index.js';
+import type { PatchKeys } from '../../../libs/renderer/src/index.js';
 
-interface CueWasm {
-  parse(source: string): Record<string, unknown>;
+let engine: CueEngine | undefined;
+const compiled = new Map<string, CueTemplate>();
+
+/** One engine (one worker thread) per test file, closed when the file is done. */
+export function cueEngine(): CueEngine {
+  engine ??= createCueEngine({ timeoutMs: 30_000, poolSize: 1 });
+  return engine;
 }
+afterAll(async () => {
+  await engine?.close();
+  engine = undefined;
+  compiled.clear();
+});
 
-let instance: Promise<CueWasm> | undefined;
-
-/** cue-wasm throws plain strings; turn them into Errors that say what was evaluated. */
-function evaluate(cue: CueWasm, what: string, source: string): Record<string, unknown> {
-  try {
-    return cue.parse(source);
-  } catch (e) {
-    throw new Error(`${what}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+/** A template compiled by the engine (once per text). */
+export function compileTemplate(template: string, definition = 'definition under test'): CueTemplate {
+  let found = compiled.get(template);
+  if (!found) {
+    found = cueEngine().compile(definition, template);
+    compiled.set(template, found);
   }
-}
-
-/** One cue-wasm instance (CUE v0.4.3) for the whole test file: `init()` costs about 250 ms. */
-export function cueWasm(): Promise<CueWasm> {
-  // A computed specifier: cue-wasm ships no type declarations.
-  const specifier = 'cue-wasm';
-  instance ??= import(specifier).then((m: { init(): Promise<CueWasm> }) => m.init());
-  return instance;
+  return found;
 }
 
 /** What the renderer reads from an evaluated template. */
@@ -28,32 +42,40 @@ export interface TemplateOutputs {
   output?: KubeObject;
   outputs: Record<string, KubeObject>;
   patch?: Record<string, unknown>;
+  patchKeys: PatchKeys;
 }
 
 /**
- * Evaluates a definition template the way the renderer does: the template
- * text, then `parameter:` and `context:` appended as JSON (imports stay first).
+ * Evaluates a definition template as the renderer does: the properties are
+ * first validated against the parameter schema the engine exports (strictly:
+ * an unknown property is an error here), then evaluated with `context`.
  */
 export async function renderTemplate(
   template: string,
-  parameter: unknown,
+  properties: Record<string, unknown>,
   context: Record<string, unknown>,
 ): Promise<TemplateOutputs> {
-  const cue = await cueWasm();
-  const source = `${template}\nparameter: ${JSON.stringify(parameter)}\ncontext: ${JSON.stringify(context)}\n`;
-  const value = evaluate(cue, 'template', source);
-  return {
-    output: value.output as KubeObject | undefined,
-    outputs: (value.outputs as Record<string, KubeObject> | undefined) ?? {},
-    patch: value.patch as Record<string, unknown> | undefined,
-  };
+  const compiledTemplate = compileTemplate(template);
+  const schema = await compiledTemplate.parameterSchema();
+  const checked = validateProperties(schema, properties, { strict: true });
+  if (checked.issues.length > 0) {
+    throw new Error(`invalid properties: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
+  }
+  const result = await compiledTemplate.evaluate({
+    parameter: checked.value,
+    context: context as unknown as RenderContext,
+  });
+  return { output: result.output, outputs: result.outputs, patch: result.patch, patchKeys: result.patchKeys };
 }
 
-/** Evaluates a health policy or custom status against a live object, as KubeVela does. */
-export async function evaluateStatus(
-  policy: string,
-  context: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const cue = await cueWasm();
-  return evaluate(cue, 'status', `${policy}\ncontext: ${JSON.stringify(context)}\n`);
+/**
+ * A definition's health policy and custom status against live objects, through the
+ * renderer's own evaluateHealth (KubeVela's `context.output`/`context.outputs` and `parameter`).
+ */
+export async function statusOf(
+  policy: HealthPolicy,
+  live: { output: KubeObject; outputs?: Record<string, KubeObject>; parameter?: Record<string, unknown> },
+): Promise<{ isHealth: boolean; message?: string }> {
+  const { healthy, message } = await evaluateHealth(policy, live, cueEngine());
+  return message === undefined ? { isHealth: healthy } : { isHealth: healthy, message };
 }

@@ -24,10 +24,20 @@ export async function workload(type: string, properties: Record<string, unknown>
   return output!;
 }
 
-export async function trait(name: string, properties: unknown, output: KubeObject, type = 'webservice') {
+export async function trait(
+  name: string,
+  properties: unknown,
+  output: KubeObject,
+  type = 'webservice',
+  outputs: Record<string, KubeObject> = {},
+) {
   const template = cueTemplate('traits', name);
-  const result = await renderTemplate(template, properties, traitContext('api', type, output));
-  return { ...result, template, apply: () => patched(output, result.patch ?? {}, template) };
+  const result = await renderTemplate(
+    template,
+    properties as Record<string, unknown>,
+    traitContext('api', type, output, outputs),
+  );
+  return { ...result, template, apply: () => patched(output, result.patch ?? {}, result.patchKeys, name) };
 }
 
 export const pod = (o: KubeObject): Obj => (o as Obj).spec.template.spec;

@@ -20,13 +20,22 @@ export interface RenderContext {
   componentType: string;
   revision: string;
   cluster: string;
-  clusterVersion: { major: string; minor: string; gitVersion: string };
+  /** KubeVela's shape: numbers, so templates can compare `context.clusterVersion.minor < 19`. */
+  clusterVersion: ClusterVersion;
   publishVersion: string;
   workflowName: string;
   /** Traits only: the workload as rendered (after earlier traits' patches). */
   output?: KubeObject;
   /** Traits only: the component's other outputs. */
   outputs?: Record<string, KubeObject>;
+}
+
+/** The Kubernetes version a template renders for, as KubeVela passes it. */
+export interface ClusterVersion {
+  major: number;
+  minor: number;
+  gitVersion: string;
+  platform: string;
 }
 
 export const CONTEXT_KEYS: readonly string[] = [

@@ -1,5 +1,6 @@
 import type { KubeObject } from '#api';
 import { createCueEngine, type CueEngine } from '../engines/cue/index.js';
+import { componentContext } from '../engines/handlebars/testing.js';
 import { evaluateHealth } from './index.js';
 
 // KubeVela's health policy and custom status for a Deployment (its webservice definition).
@@ -104,6 +105,18 @@ describe('evaluateHealth', () => {
       engine,
     );
     expect(result).toEqual({ healthy: true, message: 'api at 10.0.0.7' });
+  });
+
+  it("gives the policies the component's render context, as KubeVela does", async () => {
+    const result = await evaluateHealth(
+      {
+        healthPolicy: 'isHealth: context.name == "api" && context.clusterVersion.minor >= 19\n',
+        customStatus: 'message: "\\(context.appName)/\\(context.name) in \\(context.namespace)"\n',
+      },
+      { output: deployment(undefined), context: componentContext({ appName: 'shop', namespace: 'prod' }) },
+      engine,
+    );
+    expect(result).toEqual({ healthy: true, message: 'shop/api in prod' });
   });
 
   it('turns a failing policy into an unhealthy result, never a throw', async () => {

@@ -1,5 +1,6 @@
 import type { KubeObject } from '#api';
 import type { CueEngine } from '../engines/cue/index.js';
+import type { RenderContext } from '../engines/engine.js';
 import { TemplateSource } from '../engines/cue/index.js';
 
 /** A definition's `status` section, KubeVela's shape: CUE that reads `context.output`. */
@@ -10,11 +11,16 @@ export interface HealthPolicy {
   customStatus?: string;
 }
 
-/** What the policies see: the live objects (status included) and the component's parameters. */
+/** What the policies see: the live objects (status included), the component's parameters and render context. */
 export interface LiveState {
   output: KubeObject;
   outputs?: Record<string, KubeObject>;
   parameter?: Record<string, unknown>;
+  /**
+   * The `context` the component was rendered with (RenderedComponent.context):
+   * KubeVela's custom status templates read `context.appName`, `context.namespace`, ...
+   */
+  context?: Omit<RenderContext, 'output' | 'outputs'>;
 }
 
 export interface HealthResult {
@@ -33,7 +39,8 @@ export async function evaluateHealth(
   live: LiveState,
   engine: Pick<CueEngine, 'evaluateSource'>,
 ): Promise<HealthResult> {
-  const context = { output: live.output, outputs: live.outputs ?? {} };
+  // The live objects replace whatever the render context held under those keys.
+  const context = { ...live.context, output: live.output, outputs: live.outputs ?? {} };
   const parameter = live.parameter ?? {};
   const field = async (label: string, cue: string | undefined, name: string) => {
     if (!cue?.trim()) return { value: undefined };

@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { ParameterSchema } from '../engines/engine.js';
 import { RenderError } from '../errors.js';
 import { hashOf } from '../hash.js';
+import { regExpEngine } from './regexp-engine.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
@@ -21,6 +22,8 @@ function newAjv(useDefaults: boolean): Ajv2020 {
     verbose: true,
     allowUnionTypes: true,
     unicodeRegExp: false,
+    // Linear-time matching: a definition's pattern cannot stall the process (see regexp-engine.ts).
+    code: { regExp: regExpEngine },
     // A library must not write to the console (`oam render` prints YAML on stdout); an unknown
     // `format` (Kubernetes' `quantity`, say) is simply not checked.
     logger: false,

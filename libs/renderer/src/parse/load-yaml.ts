@@ -1,4 +1,4 @@
-import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, type Document } from 'yaml';
+import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, isSeq, type Document } from 'yaml';
 import { RenderError } from '../errors.js';
 import type { KubeObject } from '#api';
 import type { SourceFile, SourcedObject } from './source.js';
@@ -67,6 +67,7 @@ export function loadYamlDocuments(
         line: start,
         document: index,
         lineOf: (path) => lineOf(doc, lineCounter, path),
+        keyLineOf: (path) => keyLineOf(doc, lineCounter, path),
       },
     });
   });
@@ -77,6 +78,25 @@ function lineOf(doc: Document, counter: LineCounter, path: readonly (string | nu
   // Walk up the path until a node exists: an error about a missing field points at its parent.
   for (let depth = path.length; depth >= 0; depth--) {
     const node = doc.getIn(path.slice(0, depth), true);
+    if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+/** Like lineOf, but the line of the field's key (`properties:`), not of its value (the first property). */
+function keyLineOf(
+  doc: Document,
+  counter: LineCounter,
+  path: readonly (string | number)[],
+): number | undefined {
+  for (let depth = path.length; depth >= 1; depth--) {
+    const parent = doc.getIn(path.slice(0, depth - 1), true);
+    const last = path[depth - 1];
+    const node = isMap(parent)
+      ? parent.items.find((p) => (isScalar(p.key) ? p.key.value : p.key) === last)?.key
+      : isSeq(parent) && typeof last === 'number'
+        ? parent.items[last]
+        : undefined;
     if (isNode(node) && node.range) return counter.linePos(node.range[0]).line;
   }
   return undefined;

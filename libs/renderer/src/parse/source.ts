@@ -16,6 +16,8 @@ export interface SourceInfo {
   document: number;
   /** The 1-based line of a field, e.g. `['spec', 'components', 1, 'properties', 'port']`. */
   lineOf(path: readonly (string | number)[]): number | undefined;
+  /** The 1-based line of a field's key (`properties:` rather than its first entry); of its nearest existing ancestor when missing. */
+  keyLineOf?(path: readonly (string | number)[]): number | undefined;
 }
 
 export interface SourcedObject {

@@ -1,75 +1,229 @@
 import type { PatchKeys } from '../engines/engine.js';
-
-/**
- * KubeVela's `// +patchStrategy=` markers travel in PatchKeys next to the
- * `// +patchKey=` field names, as values no Kubernetes field name can take.
- */
-export const PATCH_STRATEGY = {
-  /** The patch value replaces the target's value at that path, whatever its shape. */
-  replace: '+replace',
-  /** Maps keep only the keys the patch names (their values still merge); anything else is replaced. */
-  retainKeys: '+retainKeys',
-} as const;
+import { RenderError, type ErrorLocation } from '../errors.js';
+import { directivesAt, type PatchDirectives } from './directives.js';
+import { jsonMergePatch, jsonPatch, JsonPatchError } from './json-patch.js';
 
 type Json = unknown;
 type JsonMap = Record<string, Json>;
 
-/**
- * Merges a trait's `patch` into the workload the way KubeVela does: maps merge
- * recursively, scalars from the patch win, lists are replaced unless a patch
- * key applies to that path, in which case items with the same key value merge
- * and new items are appended in the patch's order. Pure: neither input is
- * modified; the result shares no mutable structure with them.
- */
-export function applyPatch(target: object, patch: object, patchKeys: PatchKeys): object {
-  return merge(target, patch, '', patchKeys) as object;
+export interface ApplyPatchOptions {
+  /** Where the patch comes from (the trait): added to every error. */
+  where?: ErrorLocation;
 }
 
-function merge(target: Json, patch: Json, path: string, keys: PatchKeys): Json {
-  const rule = keys[path];
-  if (rule === PATCH_STRATEGY.replace) return clone(patch);
-  if (isMap(patch)) {
-    if (!isMap(target)) return clone(patch);
-    const retainOnly = rule === PATCH_STRATEGY.retainKeys;
+/**
+ * Applies a trait's `patch` to the workload the way KubeVela does
+ * (pkg/cue/model/sets, StrategyUnify):
+ *
+ * - `// +patchStrategy=jsonPatch` on `patch`: `patch.operations` is an RFC 6902 JSON patch;
+ *   `// +patchStrategy=jsonMergePatch`: the patch is an RFC 7396 merge patch (`null` deletes).
+ * - Otherwise the patch is unified with the workload, as CUE unifies: maps merge,
+ *   equal values agree, different values are a conflict (an error naming the field and
+ *   both values), and lists unify item by item, by index (the workload's lists are open,
+ *   so a longer patch list adds items). Before that, KubeVela's strategic step:
+ *   - `+patchKey=<field>` on a list (inherited by every list below it) lines the patch's
+ *     items up with the workload's items that have the same `<field>`, and appends the
+ *     rest; if no patch item has the field, the list unifies by index instead;
+ *   - `+patchStrategy=replace` on a list: the patch's list replaces the workload's;
+ *   - `+patchStrategy=retainKeys` on any other field: the patch's value replaces the
+ *     workload's; on a keyed list: matched items are replaced rather than merged;
+ *   - a list written `[...X]` (marked `+each`) unifies X with every item.
+ *
+ * Pure: neither input is modified; the result shares no mutable structure with them.
+ */
+export function applyPatch(
+  target: object,
+  patch: object,
+  patchKeys: PatchKeys,
+  options: ApplyPatchOptions = {},
+): object {
+  const root = directivesAt(patchKeys, '');
+  try {
+    if (root.jsonPatch) return jsonPatch(target, (patch as JsonMap).operations) as object;
+    if (root.jsonMergePatch) return jsonMergePatch(target, patch) as object;
+    return new Unifier(patchKeys).map(target as JsonMap, patch as JsonMap, '', '', undefined);
+  } catch (err) {
+    if (err instanceof JsonPatchError) {
+      const error = new RenderError(err.detail, { path: 'patch' });
+      throw options.where ? error.within(options.where) : error;
+    }
+    if (err instanceof RenderError && options.where) throw err.within(options.where);
+    throw err;
+  }
+}
+
+const NO_DIRECTIVES: PatchDirectives = {
+  replace: false,
+  retainKeys: false,
+  jsonMergePatch: false,
+  jsonPatch: false,
+  each: false,
+};
+
+/** A value the workload does not have. */
+const ABSENT = Symbol('absent');
+type Maybe = Json | typeof ABSENT;
+
+class Unifier {
+  constructor(private readonly keys: PatchKeys) {}
+
+  /**
+   * `keyPath` addresses markers (`spec.template.spec.containers[].env`), `dataPath`
+   * the value for messages (`spec.template.spec.containers[0].env`); `key` is the
+   * patch key inherited from the fields above.
+   */
+  map(
+    base: JsonMap | typeof ABSENT,
+    patch: JsonMap,
+    keyPath: string,
+    dataPath: string,
+    key?: string,
+  ): JsonMap {
     const out: JsonMap = {};
-    for (const [k, v] of Object.entries(target)) if (!retainOnly || k in patch) out[k] = clone(v);
-    for (const [k, v] of Object.entries(patch)) {
-      out[k] = k in target ? merge(target[k], v, childPath(path, k), keys) : clone(v);
+    if (base !== ABSENT) for (const [k, v] of Object.entries(base)) out[k] = clone(v);
+    for (const [k, value] of Object.entries(patch)) {
+      const fieldKeyPath = keyPath ? `${keyPath}.${k}` : k;
+      const fieldPath = dataPath ? `${dataPath}.${k}` : k;
+      const directives = directivesAt(this.keys, fieldKeyPath);
+      const fieldKey = directives.key ?? key;
+      let current: Maybe = base !== ABSENT && Object.hasOwn(base, k) ? base[k] : ABSENT;
+      // retainKeys: the workload's value is replaced by the patch's (lists handle it per item).
+      if (directives.retainKeys && !Array.isArray(value)) current = ABSENT;
+      out[k] = Array.isArray(value)
+        ? this.list(current, value, directives, fieldKeyPath, fieldPath, fieldKey)
+        : this.value(current, value, fieldKeyPath, fieldPath, fieldKey);
     }
     return out;
   }
-  if (Array.isArray(patch) && Array.isArray(target) && rule && !rule.startsWith('+')) {
-    return mergeListByKey(target, patch, path, rule, keys);
+
+  value(base: Maybe, patch: Json, keyPath: string, dataPath: string, key?: string): Json {
+    if (isMap(patch)) {
+      if (base !== ABSENT && !isMap(base)) throw conflict(dataPath, base, patch);
+      return this.map(base as JsonMap | typeof ABSENT, patch, keyPath, dataPath, key);
+    }
+    // A list inside a list is not a field: no markers apply to it, it unifies by index.
+    if (Array.isArray(patch)) return this.list(base, patch, NO_DIRECTIVES, keyPath, dataPath, undefined);
+    if (base !== ABSENT && !sameScalar(base, patch)) throw conflict(dataPath, base, patch);
+    return clone(patch);
   }
-  return clone(patch);
-}
 
-function mergeListByKey(target: Json[], patch: Json[], path: string, key: string, keys: PatchKeys): Json[] {
-  const itemPath = `${path}[]`;
-  const out = target.map(clone);
-  for (const item of patch) {
-    const id = isMap(item) ? item[key] : undefined;
-    const at = id === undefined ? -1 : out.findIndex((t) => isMap(t) && deepEqual(t[key], id));
-    if (at >= 0) out[at] = merge(out[at], item, itemPath, keys);
-    else out.push(clone(item));
+  list(
+    base: Maybe,
+    patch: Json[],
+    directives: PatchDirectives,
+    keyPath: string,
+    dataPath: string,
+    key: string | undefined,
+  ): Json[] {
+    const itemKeyPath = `${keyPath}[]`;
+    const item = (b: Maybe, p: Json, i: number) => this.value(b, p, itemKeyPath, `${dataPath}[${i}]`, key);
+    if (base !== ABSENT && !Array.isArray(base)) throw conflict(dataPath, base, patch);
+    if (directives.each) {
+      // `[...X]`: X constrains every item there is; with no list in the workload there are none.
+      if (base === ABSENT) return [];
+      return patch.length === 0 ? clone(base) : base.map((b, i) => item(b, patch[0], i));
+    }
+    if (base === ABSENT || directives.replace) return patch.map((p, i) => item(ABSENT, p, i));
+    const aligned = key ? alignByKey(base, patch, key, directives.retainKeys) : undefined;
+    const baseItems = aligned?.base ?? base;
+    const patchItems = aligned?.patch ?? patch;
+    const out: Json[] = [];
+    for (let i = 0; i < Math.max(baseItems.length, patchItems.length); i++) {
+      const b: Maybe = i < baseItems.length ? baseItems[i] : ABSENT;
+      // The patch's list is taken as open: items past its end are the workload's.
+      out.push(i < patchItems.length ? item(b, patchItems[i], i) : clone(b));
+    }
+    return out;
   }
-  return out;
 }
 
-function childPath(path: string, key: string): string {
-  return path ? `${path}.${key}` : key;
+/**
+ * KubeVela's listMergeProcess: for each key (`+patchKey=a,b` lists several), the
+ * patch items are indexed by their key value; then every workload item that has
+ * the key gets its matching patch item, or `{}`; unmatched patch items follow, in
+ * the patch's order. The result unifies with the workload's items by index.
+ * Undefined (fall back to plain unification) when no patch item has a key, or a
+ * key value is not a scalar.
+ */
+function alignByKey(
+  base: Json[],
+  patch: Json[],
+  key: string,
+  retainKeys: boolean,
+): { base: Json[]; patch: Json[] } | undefined {
+  const byId = new Map<string, number>();
+  const aligned: Json[] = [];
+  const baseOut = [...base];
+  for (const field of key.split(',')) {
+    const segments = field.split('.');
+    let found = false;
+    for (let i = 0; i < patch.length; i++) {
+      const id = keyValue(patch[i], segments);
+      if (id === ABSENT) continue;
+      found = true;
+      if (id === undefined) return undefined;
+      byId.set(`${field}\u0000${id}`, i);
+    }
+    if (!found) {
+      if (patch.length === 0) continue;
+      return undefined;
+    }
+    for (let i = 0; i < base.length; i++) {
+      const id = keyValue(base[i], segments);
+      if (id === ABSENT) continue;
+      if (id === undefined) return undefined;
+      const match = byId.get(`${field}\u0000${id}`);
+      if (match === undefined) {
+        aligned.push({});
+        continue;
+      }
+      if (retainKeys) baseOut[i] = {};
+      aligned.push(patch[match]);
+      byId.delete(`${field}\u0000${id}`);
+    }
+  }
+  const unmatched = new Set(byId.values());
+  patch.forEach((p, i) => {
+    if (unmatched.has(i)) aligned.push(p);
+  });
+  return { base: baseOut, patch: aligned };
 }
 
-function isMap(v: Json): v is JsonMap {
+/** The key's value as a comparable literal; ABSENT if the item lacks it, undefined if not a scalar. */
+function keyValue(item: Json, segments: string[]): string | undefined | typeof ABSENT {
+  let at: Json = item;
+  for (const seg of segments) {
+    if (isMap(at) && Object.hasOwn(at, seg)) at = at[seg];
+    else if (Array.isArray(at) && /^\d+$/.test(seg) && Number(seg) < at.length) at = at[Number(seg)];
+    else return ABSENT;
+  }
+  return at === null || ['string', 'number', 'boolean'].includes(typeof at) ? JSON.stringify(at) : undefined;
+}
+
+function conflict(path: string, workload: Json, patch: Json): RenderError {
+  return new RenderError(
+    `conflicting values ${describe(workload)} (workload) and ${describe(patch)} (patch): ` +
+      'a trait patch is unified with the workload as in CUE, so it can add fields and list items ' +
+      'but not change a value, unless the definition marks the field // +patchStrategy=retainKeys ' +
+      '(or replace, for a list)',
+    { path: `patch.${path}` },
+  );
+}
+
+function describe(v: Json): string {
+  if (Array.isArray(v)) return 'a list';
+  if (isMap(v)) return 'a map';
+  return JSON.stringify(v);
+}
+
+function sameScalar(a: Json, b: Json): boolean {
+  return a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
+}
+
+function isMap(v: unknown): v is JsonMap {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function clone<T>(v: T): T {
-  return v === undefined ? v : structuredClone(v);
-}
-
-function deepEqual(a: Json, b: Json): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  return v === undefined || v === null || typeof v !== 'object' ? v : structuredClone(v);
 }

@@ -1,1 +1,9 @@
-export { applyPatch, PATCH_STRATEGY } from './apply-patch.js';
+export { applyPatch, type ApplyPatchOptions } from './apply-patch.js';
+export {
+  PATCH_STRATEGY,
+  addPatchMarker,
+  directivesAt,
+  markEachList,
+  type PatchDirectives,
+} from './directives.js';
+export { jsonMergePatch, jsonPatch, JsonPatchError } from './json-patch.js';

@@ -1,17 +1,37 @@
 import type { KubeObject } from '#api';
-import type { RenderContext } from '../engines/engine.js';
+import type { ClusterVersion, RenderContext } from '../engines/engine.js';
 import type { AppSpec, ResolvedComponent } from '../resolve/index.js';
 
 /** What the renderer knows about the cluster it renders for; a dry run uses the defaults. */
 export interface ClusterInfo {
   name: string;
-  version: { major: string; minor: string; gitVersion: string };
+  version: ClusterVersion;
 }
 
+/** The embedded API server's version (it reports v1.37.2), so a dry run renders as `oam up` would. */
 export const DEFAULT_CLUSTER: ClusterInfo = {
   name: 'local',
-  version: { major: '1', minor: '32', gitVersion: 'v1.32.0' },
+  version: { major: 1, minor: 37, gitVersion: 'v1.37.2', platform: 'linux/amd64' },
 };
+
+/**
+ * A server's `/version` answer in KubeVela's shape: `minor: "37+"` (as some
+ * providers report it) becomes 37, so templates can compare it with numbers.
+ */
+export function clusterVersionOf(info: {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  platform?: string;
+}): ClusterVersion {
+  const number = (s: string) => Number.parseInt(s, 10) || 0;
+  return {
+    major: number(info.major),
+    minor: number(info.minor),
+    gitVersion: info.gitVersion,
+    platform: info.platform ?? '',
+  };
+}
 
 /** KubeVela's `context` for one component of an application. */
 export function componentContext(

@@ -1,7 +1,7 @@
 import type { Definition, KubeObject } from '#api';
 import type { CompiledTemplate, RenderContext, TemplateResult } from '../engines/engine.js';
 import type { TemplateCompiler } from '../engines/compiler.js';
-import { RenderError, RenderErrors, type ErrorLocation } from '../errors.js';
+import { RenderError, RenderErrors } from '../errors.js';
 import { hashOf } from '../hash.js';
 import { validateProperties } from '../params/index.js';
 import { applyPatch } from '../patch/index.js';
@@ -11,7 +11,13 @@ import { RenderCache } from './cache.js';
 import { componentContext, DEFAULT_CLUSTER, traitContext, type ClusterInfo } from './context.js';
 import { markAutoscaledReplicas } from './hpa.js';
 import { AUXILIARY_WORKLOAD } from './labels.js';
-import type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './result.js';
+import {
+  RenderFailure,
+  type RenderedApp,
+  type RenderedComponent,
+  type RenderedObject,
+  type RenderOptions,
+} from './result.js';
 
 export interface RendererOptions {
   compiler: TemplateCompiler;
@@ -23,7 +29,8 @@ export interface RendererOptions {
  * Turns a resolved application into Kubernetes objects. Pure in the sense
  * that matters: the same AppSpec always gives the same objects, in the same
  * order, and nothing here does I/O (engines evaluate in worker threads).
- * Throws RenderErrors with every problem found in the application.
+ * Throws a RenderFailure (RenderErrors) with every problem found in the
+ * application and the warnings found on the way.
  */
 export class Renderer {
   readonly cache: RenderCache;
@@ -48,7 +55,7 @@ export class Renderer {
       else errors.push(...asRenderErrors(r.reason));
     });
     const warnings = perComponent.flat();
-    if (errors.length > 0) throw new RenderErrors(errors);
+    if (errors.length > 0) throw new RenderFailure(errors, warnings);
     return { app, components, objects: components.flatMap((c) => c.objects), warnings };
   }
 
@@ -91,7 +98,9 @@ export class Renderer {
       const ctx = traitContext(context, workloadObject, outputsSoFar);
       const result = await this.evaluate(trait.definition, trait.properties, ctx, trait, options, warnings);
       if (result.patch) {
-        const patched = applyPatch(workloadObject, result.patch, result.patchKeys) as KubeObject;
+        const patched = locatedAt(trait, () =>
+          applyPatch(workloadObject, result.patch!, result.patchKeys),
+        ) as KubeObject;
         workloadObject = assemble(patched, app, {
           component: component.name,
           role: 'workload',
@@ -116,6 +125,7 @@ export class Renderer {
     const rendered: RenderedComponent = {
       name: component.name,
       type: component.type,
+      context,
       workload,
       objects: [workload, ...auxiliary, ...traitObjects],
     };
@@ -140,7 +150,11 @@ export class Renderer {
     return { object, component: component.name, role: 'trait', traitType: type, outputName, omitOnApply: [] };
   }
 
-  /** Validates properties, then evaluates the template, through the cache. */
+  /**
+   * Validates properties, then evaluates the template, through the cache.
+   * Whatever fails here (the schema export, validation, evaluation, a
+   * timeout) is reported at the component or trait it concerns.
+   */
   private async evaluate(
     definition: Definition,
     properties: Record<string, unknown>,
@@ -149,47 +163,49 @@ export class Renderer {
     options: RenderOptions,
     warnings: RenderError[],
   ): Promise<TemplateResult> {
-    const template: CompiledTemplate = this.options.compiler.compile(definition);
-    const schema = await template.parameterSchema();
-    const isHandlebars = Boolean(definition.spec.schematic.handlebars);
-    const checked = validateProperties(schema, properties, {
-      strict: options.strict,
-      applyDefaults: isHandlebars,
-    });
-    const located = (path: string): ErrorLocation => ({
-      ...subject.where,
-      path,
-      line: lineOf(subject, path) ?? subject.where.line,
-    });
-    const problems = checked.issues.filter((i) => i.severity === 'error');
-    warnings.push(
-      ...checked.issues
-        .filter((i) => i.severity === 'warning')
-        .map((i) => new RenderError(i.message, located(i.path))),
-    );
-    if (problems.length > 0)
-      throw new RenderErrors(problems.map((i) => new RenderError(i.message, located(i.path))));
-
-    const parameter = checked.value;
-    const key = hashOf({
-      definition: definition.spec.schematic,
-      name: definition.metadata.name,
-      parameter,
-      context,
-    });
-    const hit = this.cache.get(key);
-    if (hit) return hit;
     try {
+      const template: CompiledTemplate = this.options.compiler.compile(definition);
+      const schema = await template.parameterSchema();
+      const checked = validateProperties(schema, properties, {
+        strict: options.strict,
+        applyDefaults: Boolean(definition.spec.schematic.handlebars),
+      });
+      const issue = (i: { message: string; path: string }) => new RenderError(i.message, { path: i.path });
+      warnings.push(
+        ...checked.issues.filter((i) => i.severity === 'warning').map((i) => locate(issue(i), subject)),
+      );
+      const problems = checked.issues.filter((i) => i.severity === 'error');
+      if (problems.length > 0) throw new RenderErrors(problems.map(issue));
+
+      const parameter = checked.value;
+      const key = hashOf({
+        definition: definition.spec.schematic,
+        name: definition.metadata.name,
+        parameter,
+        context,
+      });
+      const hit = this.cache.get(key);
+      if (hit) return hit;
       return this.cache.set(key, await template.evaluate({ parameter, context }));
     } catch (err) {
-      const located = (e: RenderError) =>
-        e.within({
-          ...subject.where,
-          line: (e.location.path && lineOf(subject, e.location.path)) || subject.where.line,
-        });
-      throw new RenderErrors(asRenderErrors(err).map(located));
+      throw new RenderErrors(asRenderErrors(err).map((e) => locate(e, subject)));
     }
   }
+}
+
+/** Runs `step`, reporting its errors at `subject` (a trait's patch that cannot be applied, say). */
+function locatedAt<T>(subject: ResolvedComponent | ResolvedTrait, step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    throw new RenderErrors(asRenderErrors(err).map((e) => locate(e, subject)));
+  }
+}
+
+/** An error with the file, object and component or trait filled in, and the line of its property if it has one. */
+function locate(e: RenderError, subject: ResolvedComponent | ResolvedTrait): RenderError {
+  const line = (e.location.path && lineOf(subject, e.location.path)) || subject.where.line;
+  return e.within({ ...subject.where, line });
 }
 
 function sortedOutputs(outputs: Record<string, KubeObject>): [string, KubeObject][] {

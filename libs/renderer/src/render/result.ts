@@ -1,5 +1,6 @@
 import type { KubeObject } from '#api';
-import type { RenderError } from '../errors.js';
+import type { RenderContext } from '../engines/engine.js';
+import { RenderErrors, type RenderError } from '../errors.js';
 import type { AppSpec } from '../resolve/index.js';
 
 export interface RenderedObject {
@@ -20,6 +21,8 @@ export interface RenderedObject {
 export interface RenderedComponent {
   name: string;
   type: string;
+  /** The `context` its templates saw; health policies read it too (`context.appName`, ...). */
+  context: RenderContext;
   workload: RenderedObject;
   /** Workload first, then the component's own outputs by name, then each trait's outputs by trait order and name. */
   objects: RenderedObject[];
@@ -36,4 +39,18 @@ export interface RenderedApp {
 export interface RenderOptions {
   /** Unknown properties are errors instead of warnings. */
   strict?: boolean;
+}
+
+/**
+ * A render that failed: the errors, plus the warnings found on the way, which
+ * the user needs as much (an unknown field is often why a required one is missing).
+ */
+export class RenderFailure extends RenderErrors {
+  constructor(
+    errors: RenderError[],
+    readonly warnings: RenderError[],
+  ) {
+    super(errors);
+    this.name = 'RenderFailure';
+  }
 }

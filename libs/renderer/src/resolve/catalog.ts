@@ -7,14 +7,24 @@ export interface DefinitionCatalog {
   /** Every type name visible from a namespace, for "did you mean" suggestions. */
   componentTypes(namespace: string): string[];
   traitTypes(namespace: string): string[];
+  /** Namespaces holding a definition of this name that `namespace` cannot see: "it exists, but not here". */
+  hiddenNamespaces?(kind: Definition['kind'], type: string, namespace: string): string[];
 }
 
 export const DEFAULT_SYSTEM_NAMESPACE = 'oam-system';
 
 /**
+ * KubeVela installs its definitions in `vela-system`, and `vela def get`
+ * exports them with that namespace: files brought over from KubeVela are
+ * system definitions here too.
+ */
+export const KUBEVELA_SYSTEM_NAMESPACE = 'vela-system';
+
+/**
  * Definitions held in memory. Lookup follows the design: the application's
  * namespace first, then the system namespace; a definition without a
- * namespace (as in a file given to `oam render`) counts as a system one.
+ * namespace (as in a file given to `oam render`) or in KubeVela's
+ * `vela-system` counts as a system one.
  * Later layers are consulted only when earlier ones have no match, so inputs
  * can override built-ins.
  */
@@ -44,6 +54,15 @@ export class InMemoryCatalog implements DefinitionCatalog {
     return this.names('TraitDefinition', namespace);
   }
 
+  hiddenNamespaces(kind: Definition['kind'], type: string, namespace: string): string[] {
+    if (this.find(kind, type, namespace)) return [];
+    const found = this.layers
+      .flat()
+      .filter((d) => d.kind === kind && d.metadata.name === type)
+      .map((d) => d.metadata.namespace!);
+    return [...new Set(found)].sort();
+  }
+
   private find(kind: Definition['kind'], type: string, namespace: string): Definition | undefined {
     for (const layer of this.layers) {
       const candidates = layer.filter((d) => d.kind === kind && d.metadata.name === type);
@@ -67,6 +86,7 @@ export class InMemoryCatalog implements DefinitionCatalog {
   }
 
   private isSystem(d: Definition): boolean {
-    return !d.metadata.namespace || d.metadata.namespace === this.systemNamespace;
+    const ns = d.metadata.namespace;
+    return !ns || ns === this.systemNamespace || ns === KUBEVELA_SYSTEM_NAMESPACE;
   }
 }

@@ -62,7 +62,7 @@ describe('resolveObjects', () => {
   it('suggests the nearest component type for an unknown one', () => {
     const { messages } = resolve(`${header}    - name: api\n      type: websevice\n`);
     expect(messages).toEqual([
-      'app.yaml:7: Application "shop", components[0] "api" (websevice): type: unknown component type "websevice" (did you mean "webservice"?); known component types: task, webservice, worker',
+      'app.yaml:8: Application "shop", components[0] "api" (websevice): type: unknown component type "websevice" (did you mean "webservice"?); known component types: task, webservice, worker',
     ]);
   });
 
@@ -166,7 +166,49 @@ spec: {type: gateway, target: {component: ghost}}
       `${header}    - name: a\n      type: worker\n  workflow:\n    steps: [{name: s, type: deploy}]\n`,
     );
     expect(warnings.map((w) => w.message)).toEqual([
-      'app.yaml:10: Application "shop": spec.workflow is stored but its steps are not run by this platform yet: every component is applied, in dependsOn order',
+      'app.yaml:9: Application "shop": spec.workflow is stored but its steps are not run by this platform yet: every component is applied, in dependsOn order',
+    ]);
+  });
+
+  it('points an unknown type at its `type:` line, for components, traits and standalone objects', () => {
+    const { messages } = resolve(
+      `${header}    - name: api\n      properties: {image: x}\n      type: websevice\n      traits:\n        - properties: {replicas: 2}\n          type: scalr\n`,
+    );
+    expect(messages.map((m) => m.split(': type:')[0])).toEqual([
+      'app.yaml:9: Application "shop", components[0] "api" (websevice)',
+      'app.yaml:12: Application "shop", components[0] "api" (websevice), traits[0] (scalr)',
+    ]);
+    const standalone = resolve(
+      'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec:\n  properties: {image: x}\n  type: wroker\n',
+    );
+    expect(standalone.messages[0]).toMatch(
+      /^app\.yaml:6: Component "w" \(wroker\): type: unknown component type/,
+    );
+  });
+
+  it('warns that policies are stored but not applied, naming them', () => {
+    const { warnings } = resolve(
+      `${header}    - name: a\n      type: worker\n  policies:\n    - name: ha\n      type: override\n    - {name: prod, type: topology}\n`,
+    );
+    expect(warnings.map((w) => w.message)).toEqual([
+      'app.yaml:9: Application "shop": spec.policies "ha" (override), "prod" (topology) are stored but not applied by this platform yet: topology, override and other policies have no effect on what is rendered',
+    ]);
+  });
+
+  it("treats KubeVela's vela-system like the system namespace", () => {
+    const vela = new InMemoryCatalog([[componentDef('mine', 'Deployment', 'vela-system')]]);
+    expect(vela.componentDefinition('mine', 'shop')?.metadata.name).toBe('mine');
+    expect(vela.componentTypes('shop')).toEqual(['mine']);
+  });
+
+  it('says so when an unknown type exists in a namespace the application cannot see', () => {
+    const other = new InMemoryCatalog([
+      [componentDef('worker'), componentDef('probe', 'Deployment', 'team-b')],
+    ]);
+    const parsed = parseSources([{ path: 'app.yaml', text: `${header}    - name: a\n      type: probe\n` }]);
+    const { errors } = resolveObjects(parsed.objects, other);
+    expect(errors.map((e) => e.detail)).toEqual([
+      'unknown component type "probe" in namespace "default": a ComponentDefinition "probe" exists in namespace "team-b", which applications in "default" cannot use (put it in "default" or in the system namespace)',
     ]);
   });
 

@@ -1,10 +1,11 @@
 import type { Application, Component, Trait } from '#api';
 import { RenderError, type ErrorLocation } from '../errors.js';
 import type { OamObject, SourceInfo } from '../parse/index.js';
-import { nearest } from '../params/index.js';
 import type { AppSpec, ResolvedComponent, ResolvedTrait } from './app-spec.js';
 import type { DefinitionCatalog } from './catalog.js';
 import { checkDependencies, checkTraits } from './checks.js';
+import { unappliedSpecWarnings } from './unapplied.js';
+import { unknownType } from './unknown-type.js';
 
 export interface ResolveOptions {
   /** Namespace of objects that do not name one. */
@@ -63,6 +64,7 @@ export function resolveObjects(
         where: ErrorLocation;
         lineOf: SourceInfo['lineOf'];
         propPath: (string | number)[];
+        typePath: (string | number)[];
       };
       let standaloneTraits: Sourced<Trait>[] = [];
       if (entry.componentRef) {
@@ -89,8 +91,9 @@ export function resolveObjects(
             object: `Component "${entry.componentRef}" (${ref.object.spec.type})`,
             subject: `used by Application "${app.object.metadata.name}" as "${entry.name}"`,
           },
-          lineOf: ref.source.lineOf,
+          lineOf: fieldLine(ref.source),
           propPath: ['spec', 'properties'],
+          typePath: ['spec', 'type'],
         };
         standaloneTraits = traitsFor(namespace, entry.componentRef);
       } else {
@@ -98,8 +101,9 @@ export function resolveObjects(
           type: entry.type!,
           properties: entry.properties ?? {},
           where,
-          lineOf: app.source.lineOf,
+          lineOf: fieldLine(app.source),
           propPath: [...path, 'properties'],
+          typePath: [...path, 'type'],
         };
       }
       const inline: TraitInput[] = (entry.traits ?? []).map((t, i) => ({
@@ -111,7 +115,8 @@ export function resolveObjects(
           subject: `${where.subject}, traits[${i}] (${t.type})`,
           line: app.source.lineOf([...path, 'traits', i]),
         },
-        lineOf: (p) => app.source.lineOf([...path, 'traits', i, 'properties', ...p]),
+        typeLine: app.source.lineOf([...path, 'traits', i, 'type']),
+        lineOf: (p) => fieldLine(app.source)([...path, 'traits', i, 'properties', ...p]),
       }));
       const attached = [
         ...standaloneTraits,
@@ -129,18 +134,7 @@ export function resolveObjects(
       if (component) resolved.push(component);
     });
     errors.push(...checkDependencies(resolved));
-    if (app.object.spec.workflow) {
-      warnings.push(
-        new RenderError(
-          'spec.workflow is stored but its steps are not run by this platform yet: every component is applied, in dependsOn order',
-          {
-            file: app.source.file,
-            line: app.source.lineOf(['spec', 'workflow']),
-            object: `Application "${app.object.metadata.name}"`,
-          },
-        ),
-      );
-    }
+    warnings.push(...unappliedSpecWarnings(app.object, app.source));
     specs.push(appSpec(app, namespace, resolved));
   }
 
@@ -165,8 +159,9 @@ export function resolveObjects(
       type: comp.object.spec.type,
       properties: comp.object.spec.properties ?? {},
       where,
-      lineOf: comp.source.lineOf,
+      lineOf: fieldLine(comp.source),
       propPath: ['spec', 'properties'],
+      typePath: ['spec', 'type'],
     };
     const component = resolveComponent(
       name,
@@ -198,11 +193,21 @@ export function resolveObjects(
   return { apps: specs, errors, warnings };
 }
 
+/**
+ * Where an error about a field points: the line of its key, so a missing
+ * `properties.cpu` points at `properties:`, not at the first property.
+ */
+function fieldLine(source: SourceInfo): SourceInfo['lineOf'] {
+  return (path) => source.keyLineOf?.(path) ?? source.lineOf(path);
+}
+
 interface TraitInput {
   type: string;
   properties: Record<string, unknown>;
   origin: ResolvedTrait['origin'];
   where: ErrorLocation;
+  /** The line of the trait's `type:`, where an unknown type is reported. */
+  typeLine?: number;
   lineOf: (path: readonly (string | number)[]) => number | undefined;
 }
 
@@ -216,7 +221,8 @@ function traitObjectInput(t: Sourced<Trait>): TraitInput {
       line: t.source.line,
       object: `Trait "${t.object.metadata.name}" (${t.object.spec.type})`,
     },
-    lineOf: (p) => t.source.lineOf(['spec', 'properties', ...p]),
+    typeLine: t.source.lineOf(['spec', 'type']),
+    lineOf: (p) => fieldLine(t.source)(['spec', 'properties', ...p]),
   };
 }
 
@@ -228,6 +234,7 @@ function resolveComponent(
     where: ErrorLocation;
     lineOf: SourceInfo['lineOf'];
     propPath: (string | number)[];
+    typePath: (string | number)[];
   },
   traitInputs: TraitInput[],
   dependsOn: string[],
@@ -238,8 +245,9 @@ function resolveComponent(
   const definition = catalog.componentDefinition(base.type, namespace);
   if (!definition) {
     errors.push(
-      new RenderError(unknownType('component', base.type, catalog.componentTypes(namespace)), {
+      new RenderError(unknownType(catalog, 'ComponentDefinition', base.type, namespace), {
         ...base.where,
+        line: base.lineOf(base.typePath) ?? base.where.line,
         path: 'type',
       }),
     );
@@ -249,8 +257,9 @@ function resolveComponent(
     const traitDef = catalog.traitDefinition(t.type, namespace);
     if (!traitDef) {
       errors.push(
-        new RenderError(unknownType('trait', t.type, catalog.traitTypes(namespace)), {
+        new RenderError(unknownType(catalog, 'TraitDefinition', t.type, namespace), {
           ...t.where,
+          line: t.typeLine ?? t.where.line,
           path: 'type',
         }),
       );
@@ -278,15 +287,6 @@ function resolveComponent(
   };
   errors.push(...checkTraits(component));
   return component;
-}
-
-function unknownType(what: 'component' | 'trait', type: string, known: string[]): string {
-  const guess = nearest(type, known);
-  const hint = guess ? ` (did you mean "${guess}"?)` : '';
-  const list = known.length
-    ? `; known ${what} types: ${known.join(', ')}`
-    : `; no ${what} definitions are installed`;
-  return `unknown ${what} type "${type}"${hint}${list}`;
 }
 
 function appSpec(app: Sourced<Application>, namespace: string, components: ResolvedComponent[]): AppSpec {

@@ -1,4 +1,4 @@
-import { RenderError } from '../../errors.js';
+import { RenderError, RenderErrors } from '../../errors.js';
 import { createCueEngine, type CueEngine } from './index.js';
 import { renderContext, SIDECAR_TRAIT, WEBSERVICE } from './testdata/fixtures.js';
 
@@ -158,6 +158,19 @@ output: {
     expect(result.output).toBeUndefined();
   });
 
+  it('does not take a field selected from context (context.outputs) for a reference to a top-level field', async () => {
+    const template = `parameter: port: *80 | int
+_others: len(context.outputs)
+outputs: svc: {apiVersion: "v1", kind: "Service", spec: ports: [{port: parameter.port}]}
+`;
+    const compiled = engine.compile('TraitDefinition "svc"', template);
+    await expect(compiled.parameterSchema()).resolves.toMatchObject({
+      properties: { port: { default: 80 } },
+    });
+    const result = await compiled.evaluate({ parameter: {}, context: renderContext({ outputs: {} }) });
+    expect(result.outputs.svc).toMatchObject({ spec: { ports: [{ port: 80 }] } });
+  });
+
   it('keeps the order of outputs as the template declares them', async () => {
     const template = `outputs: {
 	zeta: {apiVersion: "v1", kind: "ConfigMap"}
@@ -193,7 +206,86 @@ describe('CUE engine: errors', () => {
         .evaluate({ parameter: {}, context: renderContext() }),
     );
     expect(err.source).toBe('definition');
-    expect(err.message).toMatch(/^definition error: ComponentDefinition "broken": .*expected/);
+    expect(err.message).toMatch(
+      /^definition error: ComponentDefinition "broken", template line 2: .*expected/,
+    );
+  });
+
+  it('names the template line of a syntax error, which cue-wasm does not report', async () => {
+    const template = `output: {
+	apiVersion: "v1"
+	kind:       "ConfigMap"
+	data: x: parameter.x +
+}
+parameter: x: string
+`;
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "broken"', template)
+        .evaluate({ parameter: { x: 'a' }, context: renderContext() }),
+    );
+    expect(err.detail).toMatch(/^ComponentDefinition "broken", template line 5: expected operand, found '}'/);
+  });
+
+  it('names the template line of the field an evaluation error is about', async () => {
+    const template = `parameter: x: string
+_helper: {
+	value: parameter.x
+}
+output: {
+	apiVersion: "v1"
+	kind:       "ConfigMap"
+	data: x: _helper.value & 5
+}
+`;
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "conflict"', template)
+        .evaluate({ parameter: { x: 'a' }, context: renderContext() }),
+    );
+    expect(err.source).toBe('definition');
+    expect(err.detail).toMatch(
+      /^ComponentDefinition "conflict", template line 8: output\.data\.x: conflicting values/,
+    );
+  });
+
+  it('names the template line reading a context key the platform does not provide', async () => {
+    const template = `output: {
+	apiVersion: "v1"
+	kind:       "ConfigMap"
+	data: key: context.replicaKey
+}
+`;
+    const err = await failure(
+      engine
+        .compile('ComponentDefinition "ctx"', template)
+        .evaluate({ parameter: {}, context: renderContext() }),
+    );
+    expect(err.detail).toMatch(
+      /^ComponentDefinition "ctx", template line 4: context\.replicaKey is not provided/,
+    );
+  });
+
+  it("fails with each of the template's own `errs`, as KubeVela does", async () => {
+    const template = `parameter: containerName: string
+_found: parameter.containerName == "api"
+output: {apiVersion: "v1", kind: "ConfigMap", data: name: parameter.containerName}
+errs: [ if !_found {"container \\(parameter.containerName) not found"}, if !_found {"second problem"}]
+`;
+    const compiled = engine.compile('TraitDefinition "env"', template);
+    const err = await compiled
+      .evaluate({ parameter: { containerName: 'proxy' }, context: renderContext() })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(RenderErrors);
+    expect((err as RenderErrors).errors.map((e) => [e.source, e.detail])).toEqual([
+      ['user', 'TraitDefinition "env" reports: container proxy not found'],
+      ['user', 'TraitDefinition "env" reports: second problem'],
+    ]);
+    const ok = await compiled.evaluate({ parameter: { containerName: 'api' }, context: renderContext() });
+    expect(ok.output).toMatchObject({ data: { name: 'api' } });
   });
 
   it('reports a conflict inside the template as a definition error with its path', async () => {

@@ -9,11 +9,18 @@ import type {
   TemplateRequest,
   TemplateResult,
 } from '../engine.js';
-import { RenderError } from '../../errors.js';
-import { WorkerPool } from '../worker-pool.js';
-import { toRenderError } from './cue-errors.js';
+import { RenderError, RenderErrors } from '../../errors.js';
+import { WorkerPool, WorkerTaskError } from '../worker-pool.js';
+import { cleanCueMessage, toRenderError } from './cue-errors.js';
 import { parameterSchemaFromOpenApi } from './parameter-schema.js';
 import { extractPatchKeys } from './patch-keys.js';
+import {
+  declarationLine,
+  errorPath,
+  firstMessage,
+  sourcePosition,
+  syntaxErrorLine,
+} from './template-lines.js';
 import { TemplateSource } from './template-source.js';
 
 export interface CueTask {
@@ -48,11 +55,21 @@ const WORKER_FILE = new URL('./cue.worker.mjs', import.meta.url);
 export function createCueEngine(options: CueEngineOptions): CueEngine {
   const size = options.poolSize ?? Math.max(1, Math.min(2, availableParallelism()));
   const pool = new WorkerPool<CueTask, string>({ size, createWorker: () => new Worker(WORKER_FILE) });
-  const run = async (definition: string, task: CueTask): Promise<string> => {
+  /** The first error compiling `source`, if any: what syntaxErrorLine bisects with. */
+  const firstError = async (source: string): Promise<string | undefined> => {
+    try {
+      await pool.run({ op: 'json', source }, options.timeoutMs);
+      return undefined;
+    } catch (err) {
+      return err instanceof WorkerTaskError ? firstMessage(err.message) : undefined;
+    }
+  };
+  const run: Runner = async (definition, task, template) => {
     try {
       return await pool.run(task, options.timeoutMs);
     } catch (err) {
-      throw toRenderError(definition, err, task.source);
+      const line = template && (await failureLine(err, template, firstError));
+      throw toRenderError(definition, err, task.source, line);
     }
   };
   return {
@@ -62,7 +79,22 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
   };
 }
 
-type Runner = (definition: string, task: CueTask) => Promise<string>;
+/** Runs a task in the pool; with the template given, a definition error names its template line. */
+type Runner = (definition: string, task: CueTask, template?: TemplateSource) => Promise<string>;
+
+/** The template line of a failed evaluation: the field its message names, else the syntax error's line. */
+async function failureLine(
+  err: unknown,
+  template: TemplateSource,
+  firstError: (source: string) => Promise<string | undefined>,
+): Promise<number | undefined> {
+  if (!(err instanceof WorkerTaskError)) return undefined;
+  const position = sourcePosition(err.message, template.text);
+  if (position) return position;
+  const path = errorPath(cleanCueMessage(err.message));
+  if (path) return declarationLine(path, template.declarations);
+  return syntaxErrorLine(template.text, firstError);
+}
 
 /** One template: its source scanned once, its parameter schema exported once, evaluated many times. */
 class CompiledCueTemplate implements CueTemplate {
@@ -76,7 +108,7 @@ class CompiledCueTemplate implements CueTemplate {
   ) {}
 
   get patchKeys(): PatchKeys {
-    this.keys ??= extractPatchKeys(this.source.declarations);
+    this.keys ??= extractPatchKeys(this.source.declarations, this.source.text);
     return this.keys;
   }
 
@@ -89,9 +121,11 @@ class CompiledCueTemplate implements CueTemplate {
   }
 
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
-    const source = this.source.forEvaluation(request.parameter, request.context);
-    const json = await this.run(this.definition, { op: 'json', source });
+    const source = this.source.forEvaluation(request.parameter, request.context, EXPORTED);
+    const json = await this.run(this.definition, { op: 'json', source }, this.source);
     const value = JSON.parse(json) as Record<string, unknown>;
+    const errs = templateErrs(this.definition, value.errs);
+    if (errs.length > 0) throw new RenderErrors(errs);
     return {
       output: this.object(value.output, 'output'),
       outputs: this.objects(value.outputs),
@@ -101,8 +135,12 @@ class CompiledCueTemplate implements CueTemplate {
   }
 
   private async exportSchema(): Promise<ParameterSchema> {
-    const openapi = await this.run(this.definition, { op: 'openapi', source: this.source.forSchema() });
-    return parameterSchemaFromOpenApi(openapi, this.source.declarations);
+    const openapi = await this.run(
+      this.definition,
+      { op: 'openapi', source: this.source.forSchema() },
+      this.source,
+    );
+    return parameterSchemaFromOpenApi(openapi, this.source.declarations, this.source.openStructs);
   }
 
   private map(value: unknown, field: string): Record<string, unknown> | undefined {
@@ -134,6 +172,22 @@ class CompiledCueTemplate implements CueTemplate {
       Object.entries(map).map(([name, v]) => [name, this.object(v, `outputs.${name}`)!]),
     );
   }
+}
+
+/** What an evaluation exports: the results KubeVela reads, `parameter` (to check it first) and `errs`. */
+const EXPORTED = ['output', 'outputs', 'patch', 'parameter', 'errs'];
+
+/**
+ * KubeVela's `errs: [...string]`: a template's own verdict on the
+ * properties (`"container proxy not found"`). KubeVela fails the render with
+ * them, so each one is an error here; they are about the user's input.
+ */
+function templateErrs(definition: string, errs: unknown): RenderError[] {
+  if (errs === undefined || errs === null) return [];
+  const list = Array.isArray(errs) ? errs : [errs];
+  return list.map(
+    (e) => new RenderError(`${definition} reports: ${typeof e === 'string' ? e : JSON.stringify(e)}`),
+  );
 }
 
 function describe(value: unknown): string {

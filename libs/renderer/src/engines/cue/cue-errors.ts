@@ -2,6 +2,7 @@ import { CONTEXT_KEYS } from '../engine.js';
 import { RenderError } from '../../errors.js';
 import { WorkerCrashError, WorkerTimeoutError } from '../worker-pool.js';
 import { tokenizeDeep, type Token } from './cue-lexer.js';
+import { contextKeyLine } from './template-lines.js';
 
 /** Every `context.<key>` / `context["<key>"]` the source reads, in order, without duplicates. */
 export function contextKeysRead(source: string): string[] {
@@ -31,21 +32,25 @@ export function missingContextKeyError(key: string): string {
  * fields we introduced (`_exposePorts` reads `exposePorts` again), one line.
  */
 export function cleanCueMessage(raw: string): string {
-  return raw
-    .replace(/^cue: marshal error: /, '')
-    .replace(
-      /cannot convert incomplete value "(.*?)" to JSON/g,
-      'incomplete value $1 (no concrete value was given)',
-    )
-    .replace(/(^|[\s."(])_context\b/g, '$1context')
-    .replace(/#parameter\b/g, 'parameter')
-    .replace(/(^|[\s."(])_([A-Za-z][\w$]*)(?=[.:\s]|$)/g, '$1$2')
-    .replace(
-      /(\d+) errors in empty disjunction:( \(and \d+ more errors?\))?/g,
-      'matches none of the allowed values ($1 errors in empty disjunction)',
-    )
-    .replace(/\s*\n\s*/g, '; ')
-    .trim();
+  return (
+    raw
+      .replace(/^cue: marshal error: /, '')
+      // A source position: reported as the template line instead (see template-lines.ts).
+      .replace(/^\d+:\d+: /, '')
+      .replace(
+        /cannot convert incomplete value "(.*?)" to JSON/g,
+        'incomplete value $1 (no concrete value was given)',
+      )
+      .replace(/(^|[\s."(])_context\b/g, '$1context')
+      .replace(/#parameter\b/g, 'parameter')
+      .replace(/(^|[\s."(])_([A-Za-z][\w$]*)(?=[.:\s]|$)/g, '$1$2')
+      .replace(
+        /(\d+) errors in empty disjunction:( \(and \d+ more errors?\))?/g,
+        'matches none of the allowed values ($1 errors in empty disjunction)',
+      )
+      .replace(/\s*\n\s*/g, '; ')
+      .trim()
+  );
 }
 
 const USER_CONFLICT =
@@ -56,7 +61,12 @@ const USER_CONFLICT =
  * key we do not provide, a parameter value the template rejects (the user's
  * fault), or a broken template (the platform team's).
  */
-export function toRenderError(definition: string, err: unknown, source: string): RenderError {
+export function toRenderError(
+  definition: string,
+  err: unknown,
+  source: string,
+  templateLine?: number,
+): RenderError {
   if (err instanceof RenderError) return err;
   if (err instanceof WorkerTimeoutError) {
     return new RenderError(
@@ -71,7 +81,10 @@ export function toRenderError(definition: string, err: unknown, source: string):
   }
   const message = cleanCueMessage(raw);
   const missing = missingContextKey(message, source);
-  if (missing) return new RenderError(`${definition}: ${missingContextKeyError(missing)}`, {}, 'definition');
+  if (missing) {
+    const at = atLine(definition, contextKeyLine(source, missing));
+    return new RenderError(`${at}: ${missingContextKeyError(missing)}`, {}, 'definition');
+  }
   const param = /^parameter\.([^:\s]+): (.*)$/.exec(message);
   if (param && USER_CONFLICT.test(param[2])) {
     return new RenderError(param[2], { path: `properties.${param[1]}` }, 'user');
@@ -84,7 +97,12 @@ export function toRenderError(definition: string, err: unknown, source: string):
       'user',
     );
   }
-  return new RenderError(`${definition}: ${message}`, {}, 'definition');
+  return new RenderError(`${atLine(definition, templateLine)}: ${message}`, {}, 'definition');
+}
+
+/** `ComponentDefinition "x", template line 4`: CUE's own position, which cue-wasm does not pass on. */
+function atLine(definition: string, line: number | undefined): string {
+  return line ? `${definition}, template line ${line}` : definition;
 }
 
 /** The context key an "undefined field" error is about, when the template reads it and we do not provide it. */

@@ -29,7 +29,22 @@ const CLOSERS: Record<string, string> = { '{': '}', '[': ']', '(': ')' };
  * enclosing struct, as it has once CUE evaluates it.
  */
 export function fieldDeclarations(source: string): FieldDeclaration[] {
+  return scanFields(source).declarations;
+}
+
+/**
+ * The paths of struct literals that say `...` (open: any other field is
+ * allowed). CUE's OpenAPI export drops this, so the schema learns it here.
+ * A `...` inside a list (`[...T]`) is an open list, not an open struct.
+ */
+export function openStructPaths(source: string): string[][] {
+  return scanFields(source).openStructs;
+}
+
+/** Both of the above from one pass over the source. */
+export function scanFields(source: string): { declarations: FieldDeclaration[]; openStructs: string[][] } {
   const tokens = tokenize(source);
+  const openStructs: string[][] = [];
   const sig = tokens.filter((t) => t.kind !== 'comment' && t.kind !== 'newline');
   const decls: { decl: FieldDeclaration; base: string[]; chain: string[] }[] = [];
   const stack: Frame[] = [];
@@ -67,6 +82,14 @@ export function fieldDeclarations(source: string): FieldDeclaration[] {
       s = colon + 1;
       continue;
     }
+    if (t.text === '.' && sig[k + 1]?.text === '.' && sig[k + 2]?.text === '.') {
+      const top = stack[stack.length - 1];
+      if (top?.closer === '}') openStructs.push(stack.flatMap((f) => f.segments));
+      i = tokens.indexOf(sig[k + 2], i);
+      s = k + 3;
+      chain = [];
+      continue;
+    }
     if (startsDecl && (t.text === 'if' || t.text === 'for') && t.kind === 'ident') {
       clauseAt = stack.length;
     } else if (t.text in CLOSERS) {
@@ -83,7 +106,8 @@ export function fieldDeclarations(source: string): FieldDeclaration[] {
       chain = [];
     }
   }
-  return decls.map(({ decl, base, chain: c }) => ({ ...decl, path: [...base, ...c] }));
+  const declarations = decls.map(({ decl, base, chain: c }) => ({ ...decl, path: [...base, ...c] }));
+  return { declarations, openStructs };
 }
 
 /** `["spec", "containers", "[]", "env"]` → `spec.containers[].env`. */

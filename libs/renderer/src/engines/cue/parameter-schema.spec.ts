@@ -1,4 +1,5 @@
 import { RenderError } from '../../errors.js';
+import { validateProperties } from '../../params/index.js';
 import { createCueEngine, type CueEngine } from './index.js';
 import { WEBSERVICE } from './testdata/fixtures.js';
 
@@ -70,6 +71,99 @@ output: {apiVersion: "v1", kind: "ConfigMap", data: note: parameter.note}
     expect(schema.required).toEqual(['ratio']);
   });
 
+  it('requires only what CUE cannot complete by itself', async () => {
+    // The shapes of KubeVela's env (unset, env), hpa (cpu) and storage (pvc[].resources).
+    const template = `parameter: {
+	name: string
+	kind: "Fixed"
+	unset: *[] | [...string]
+	ports: [...{port: int}]
+	env: [string]: string
+	cpu: {
+		type:  *"Utilization" | "AverageValue"
+		value: *50 | int
+	}
+	pvc?: [...{
+		name: string
+		resources: requests: storage: *"8Gi" | string
+	}]
+	mode: "a" | "b"
+	nested: {x: string, y: *1 | int}
+	anything: _
+}
+output: {apiVersion: "v1", kind: "ConfigMap"}
+`;
+    const schema = (await engine.compile('TraitDefinition "t"', template).parameterSchema()) as any;
+    expect(schema.required).toEqual(['name', 'mode', 'nested', 'anything']);
+    expect(schema.properties.pvc.items.required).toEqual(['name']);
+    expect(schema.properties.nested.required).toEqual(['x']);
+    expect(schema.properties.cpu.required).toBeUndefined();
+    const given = { name: 'a', mode: 'a', nested: { x: 'x' }, anything: 1, pvc: [{ name: 't' }] };
+    expect(validateProperties(schema, given, { strict: true }).issues).toEqual([]);
+    expect(validateProperties(schema, { mode: 'a', nested: {}, anything: 1 }).issues).toEqual([
+      { severity: 'error', path: 'properties.name', message: 'required' },
+      { severity: 'error', path: 'properties.nested.x', message: 'required' },
+    ]);
+  });
+
+  it('accepts either side of a disjunction of structs, as CUE does (KubeVela env)', async () => {
+    const template = `#PatchParams: {
+	containerName: *"" | string
+	replace:       *false | bool
+	env: [string]: string
+	unset: *[] | [...string]
+}
+parameter: #PatchParams | close({
+	containers: [...#PatchParams]
+})
+patch: {}
+`;
+    const schema = await engine.compile('TraitDefinition "env"', template).parameterSchema();
+    expect(validateProperties(schema, { env: { B: '2' } }).issues).toEqual([]);
+    expect(
+      validateProperties(schema, { containers: [{ containerName: 'x', env: { A: '1' } }] }).issues,
+    ).toEqual([]);
+    // Closedness (`close`, definitions) is left to CUE, which evaluates next; what no side accepts fails here.
+    expect(validateProperties(schema, { env: 'B=2', containers: 'x' }).issues).toEqual([
+      {
+        severity: 'error',
+        path: 'properties',
+        message:
+          'does not match any allowed form: properties.env: expected object, got "B=2"; or properties.containers: expected array, got "x"',
+      },
+    ]);
+  });
+
+  it('keeps open structs (`...`) open and closed ones closed', async () => {
+    const template = `#Open: {x?: int, ...}
+parameter: {
+	objects: [...{
+		apiVersion: string
+		kind:       string
+		...
+	}]
+	closed: {a: int}
+	ref: #Open
+	inline: {a?: int, ...}
+}
+output: parameter.objects[0]
+`;
+    const schema = (await engine
+      .compile('ComponentDefinition "k8s-objects"', template)
+      .parameterSchema()) as any;
+    expect(schema.properties.objects.items.additionalProperties).toBe(true);
+    expect(schema.properties.closed.additionalProperties).toBeUndefined();
+    const properties = {
+      objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' }, data: { a: 'b' } }],
+      closed: { a: 1, b: 2 },
+      ref: { x: 1, y: 2 },
+      inline: { b: 1 },
+    };
+    expect(validateProperties(schema, properties, { strict: true }).issues).toEqual([
+      { severity: 'error', path: 'properties.closed.b', message: 'unknown field; known fields: a' },
+    ]);
+  });
+
   it('gives an empty object schema for a template without parameters', async () => {
     const template = `output: {apiVersion: "v1", kind: "ConfigMap", metadata: name: context.name}\n`;
     await expect(engine.compile('ComponentDefinition "none"', template).parameterSchema()).resolves.toEqual({
@@ -94,6 +188,6 @@ output: {apiVersion: "v1", kind: "ConfigMap", data: note: parameter.note}
       );
     expect(err).toBeInstanceOf(RenderError);
     expect((err as RenderError).source).toBe('definition');
-    expect((err as RenderError).detail).toMatch(/^ComponentDefinition "bad": /);
+    expect((err as RenderError).detail).toMatch(/^ComponentDefinition "bad", template line 1: expected '}'/);
   });
 });

@@ -1,5 +1,6 @@
 import type { ParameterSchema } from '../engine.js';
 import type { FieldDeclaration } from './cue-fields.js';
+import { markOpenStructs, requiredByCue } from './schema-agreement.js';
 
 type Schema = Record<string, unknown>;
 
@@ -10,17 +11,21 @@ const OPENAPI_ONLY_FORMATS = new Set(['int32', 'int64', 'float', 'double']);
  * The JSON Schema of a template's `parameter`, from CUE's own OpenAPI export
  * of `#parameter`: references to the template's definitions (`#HealthProbe`)
  * inlined, OpenAPI 3.0 quirks turned into JSON Schema (nullable, boolean
- * exclusive bounds), fields with a default no longer required (CUE fills them
- * in), and `// +usage=` comments as descriptions.
+ * exclusive bounds), loosened to what CUE accepts (see schema-agreement.ts:
+ * only fields CUE cannot complete are required, open structs stay open, a
+ * disjunction needs one matching alternative, not exactly one), and
+ * `// +usage=` comments as descriptions.
  */
 export function parameterSchemaFromOpenApi(
   openapi: string,
   declarations: readonly FieldDeclaration[] = [],
+  openStructs: readonly string[][] = [],
 ): ParameterSchema {
   const doc = JSON.parse(openapi) as { components?: { schemas?: Record<string, Schema> } };
   const schemas = doc.components?.schemas ?? {};
   const root = schemas.parameter;
   if (!root) return { type: 'object', properties: {} };
+  markOpenStructs(schemas, openStructs);
   const schema = convert(root, schemas, []);
   addMissingUsage(schema, declarations);
   return schema;
@@ -68,7 +73,10 @@ function convert(node: Schema, schemas: Record<string, Schema>, resolving: strin
     } else if (key === 'items' || key === 'additionalProperties' || key === 'not') {
       out[key] =
         typeof value === 'object' && value !== null ? convert(value as Schema, schemas, resolving) : value;
-    } else if (key === 'oneOf' || key === 'anyOf' || key === 'allOf') {
+    } else if (key === 'oneOf' || key === 'anyOf') {
+      // CUE takes a disjunction when any alternative unifies (ambiguity is its own, later, error).
+      out.anyOf = (value as Schema[]).map((v) => convert(v, schemas, resolving));
+    } else if (key === 'allOf') {
       out[key] = (value as Schema[]).map((v) => convert(v, schemas, resolving));
     } else out[key] = value;
   }
@@ -81,12 +89,9 @@ function convert(node: Schema, schemas: Record<string, Schema>, resolving: strin
     out.exclusiveMaximum = node.maximum;
     delete out.maximum;
   }
-  if (Array.isArray(out.required) && out.properties) {
-    const props = out.properties as Record<string, Schema>;
-    const required = (out.required as string[]).filter((k) => !(props[k] && 'default' in props[k]));
-    if (required.length > 0) out.required = required;
-    else delete out.required;
-  }
+  const required = requiredByCue(out.required, out.properties as Record<string, Schema> | undefined);
+  if (required) out.required = required;
+  else delete out.required;
   return out;
 }
 

@@ -2,6 +2,7 @@ import { PATCH_STRATEGY } from '../../patch/index.js';
 import { cleanCueMessage, contextKeysRead } from './cue-errors.js';
 import { fieldDeclarations, joinPath } from './cue-fields.js';
 import { tokenize } from './cue-lexer.js';
+import { declarationLine, errorPath, sourcePosition } from './template-lines.js';
 import { extractPatchKeys } from './patch-keys.js';
 import { TemplateSource } from './template-source.js';
 import { SIDECAR_TRAIT, WEBSERVICE } from './testdata/fixtures.js';
@@ -117,6 +118,17 @@ describe('template sources', () => {
     expect(source).not.toContain('let ');
     expect(source).toContain('_unused: 1');
   });
+
+  it('evaluates a `[...X]` list in patch as `[X]`, keeping offsets and lines', () => {
+    const text = 'patch: spec: containers: [...{resources: {}}]\nparameter: {}\nkeep: [...string]\n';
+    const template = new TemplateSource(text);
+    const source = template.forEvaluation({}, {});
+    expect(source).toContain('patch: spec: containers: [   {resources: {}}]\n');
+    // Only lists inside patch; the schema export and the template text are left as written.
+    expect(source).toContain('_keep: [...string]');
+    expect(template.forSchema()).toContain('containers: [...{resources: {}}]');
+    expect(template.text).toBe(text);
+  });
 });
 
 describe('context keys and messages', () => {
@@ -135,6 +147,45 @@ describe('context keys and messages', () => {
     );
     expect(cleanCueMessage('#parameter.a: conflicting values\n  more')).toBe(
       'parameter.a: conflicting values; more',
+    );
+  });
+});
+
+describe('template lines of CUE errors', () => {
+  it('reads the field path a message starts with', () => {
+    expect(errorPath('outputs."my-svc".spec.ports.0.port: conflicting values 1 and 2')).toEqual([
+      'outputs',
+      'my-svc',
+      'spec',
+      'ports',
+      '0',
+      'port',
+    ]);
+    expect(errorPath("expected operand, found '}'")).toBeUndefined();
+  });
+
+  it('finds the declaration of the longest matching path, hidden fields and list items included', () => {
+    const source = `_helper: {
+	value: 1
+}
+outputs: svc: {
+	spec: ports: [{
+		port: 80
+	}]
+}
+`;
+    const decls = fieldDeclarations(source);
+    expect(declarationLine(['outputs', 'svc', 'spec', 'ports', '0', 'port'], decls)).toBe(6);
+    expect(declarationLine(['outputs', 'svc', 'metadata'], decls)).toBe(4);
+    expect(declarationLine(['helper', 'value'], decls)).toBe(2);
+    expect(declarationLine(['nothing'], decls)).toBeUndefined();
+  });
+
+  it("takes CUE's own position when it is in the template, and drops it from the message", () => {
+    expect(sourcePosition('3:1: unreferenced alias', 'a\nb\nc\n')).toBe(3);
+    expect(sourcePosition('9:1: unreferenced alias', 'a\nb\n')).toBeUndefined();
+    expect(cleanCueMessage('3:1: unreferenced alias or let clause x')).toBe(
+      'unreferenced alias or let clause x',
     );
   });
 });

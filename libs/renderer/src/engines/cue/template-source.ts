@@ -1,6 +1,7 @@
 import type { RenderContext } from '../engine.js';
-import { fieldDeclarations, type FieldDeclaration } from './cue-fields.js';
+import { scanFields, type FieldDeclaration } from './cue-fields.js';
 import { isLabelAt, tokenizeDeep } from './cue-lexer.js';
+import { eachLists } from './patch-keys.js';
 
 /**
  * The CUE sources we hand to the evaluator, built from a definition's
@@ -14,14 +15,31 @@ import { isLabelAt, tokenizeDeep } from './cue-lexer.js';
  */
 export class TemplateSource {
   private readonly decls: FieldDeclaration[];
+  private readonly opens: string[][];
   /** Identifiers used as references (not as labels): CUE rejects a `let` nobody reads. */
   private readonly referenced: Set<string>;
+  /**
+   * The text evaluated: `text` with the three dots of each `[...X]` list in
+   * `patch` blanked out (see `eachLists`), so CUE exports `[X]` rather than `[]`
+   * and applyPatch applies X to every item of the workload's list. Same length,
+   * same lines.
+   */
+  private readonly evaluated: string;
 
   constructor(readonly text: string) {
-    this.decls = fieldDeclarations(text);
+    let evaluated = text;
+    for (const { start } of eachLists(text))
+      evaluated = evaluated.slice(0, start) + '   ' + evaluated.slice(start + 3);
+    this.evaluated = evaluated;
+    const scanned = scanFields(text);
+    this.decls = scanned.declarations;
+    this.opens = scanned.openStructs;
     this.referenced = new Set(
       tokenizeDeep(text).flatMap((tokens) =>
-        tokens.filter((t, i) => t.kind === 'ident' && !isLabelAt(tokens, i)).map((t) => t.text),
+        tokens
+          // `context.outputs` selects a field: it does not read a top-level `outputs`.
+          .filter((t, i) => t.kind === 'ident' && !isLabelAt(tokens, i) && tokens[i - 1]?.text !== '.')
+          .map((t) => t.text),
       ),
     );
   }
@@ -29,6 +47,11 @@ export class TemplateSource {
   /** Field declarations with their paths and comments, for patch keys and usage text. */
   get declarations(): readonly FieldDeclaration[] {
     return this.decls;
+  }
+
+  /** Paths of the struct literals that end in `...` (open structs), e.g. `["parameter", "objects", "[]"]`. */
+  get openStructs(): readonly string[][] {
+    return this.opens;
   }
 
   /** The names of the template's top-level regular fields, in order of first appearance. */
@@ -44,7 +67,12 @@ export class TemplateSource {
     exported: readonly string[] = ['output', 'outputs', 'patch', 'parameter'],
   ): string {
     const keep = new Set(exported);
-    const { text, aliases } = this.hide((name) => !keep.has(name), undefined, this.declareFirst('parameter'));
+    const { text, aliases } = this.hide(
+      this.evaluated,
+      (name) => !keep.has(name),
+      undefined,
+      this.declareFirst('parameter'),
+    );
     return [
       text,
       ...aliases,
@@ -60,7 +88,7 @@ export class TemplateSource {
    * references) and every other field is hidden.
    */
   forSchema(): string {
-    const { text, aliases } = this.hide((name) => name !== 'parameter', 'parameter');
+    const { text, aliases } = this.hide(this.text, (name) => name !== 'parameter', 'parameter');
     return [text, ...aliases, ...this.contextDeclaration('_'), ''].join('\n');
   }
 
@@ -80,6 +108,7 @@ export class TemplateSource {
   }
 
   private hide(
+    source: string,
     shouldHide: (name: string) => boolean,
     asDefinition?: string,
     extraEdits: { at: number; prefix: string }[] = [],
@@ -97,7 +126,7 @@ export class TemplateSource {
         if (this.referenced.has(name)) aliases.set(name, `let ${name} = _${name}`);
       }
     }
-    let text = this.text;
+    let text = source;
     // Ties apply in array order, each prefix landing before the previous one: renames first.
     for (const e of [...edits, ...extraEdits].sort((a, b) => b.at - a.at))
       text = text.slice(0, e.at) + e.prefix + text.slice(e.at);

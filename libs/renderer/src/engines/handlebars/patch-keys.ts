@@ -1,20 +1,32 @@
 import { isMap, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import type { PatchKeys } from '../engine.js';
-import { PATCH_STRATEGY } from '../../patch/index.js';
+import { addPatchMarker } from '../../patch/index.js';
 
 const MARKER = /^\+patch(Key|Strategy)=(\S+)/;
 
 /**
- * The `# +patchKey=<field>` (and `# +patchStrategy=retainKeys|replace`)
- * comments on the lines before a key inside the rendered `patch`, keyed by
- * that key's path: map keys joined by ".", "[]" for every item of a list
- * (`spec.template.spec.containers[].env`). The same markers as KubeVela's
- * `// +patchKey=` in CUE, with the same meaning.
+ * The `# +patchKey=<field>` (and `# +patchStrategy=<strategy>`) comments on
+ * the lines before a key inside the rendered `patch`, keyed by that key's path:
+ * map keys joined by ".", "[]" for every item of a list
+ * (`spec.template.spec.containers[].env`). `rootComments`, the comment lines
+ * before the top-level `patch:` key, give the markers of `patch` itself (path
+ * "": `+patchStrategy=jsonMergePatch` or `jsonPatch`). The same markers as
+ * KubeVela's `// +patchKey=` in CUE, with the same meaning; several on one
+ * path are all kept (see addPatchMarker).
  */
-export function patchKeysOf(patch: unknown): PatchKeys {
+export function patchKeysOf(patch: unknown, rootComments: readonly string[] = []): PatchKeys {
   const keys: PatchKeys = {};
+  addMarkers(keys, '', rootComments);
   walk(patch, '', true, keys);
   return keys;
+}
+
+/** Records the markers among comment `lines` (a leading `#` is allowed) for `path`. */
+function addMarkers(keys: PatchKeys, path: string, lines: readonly string[]): void {
+  for (const line of lines) {
+    const marker = MARKER.exec(line.trim().replace(/^#\s*/, ''));
+    if (marker) addPatchMarker(keys, path, marker[1] === 'Key' ? 'Key' : 'Strategy', marker[2]);
+  }
 }
 
 function walk(node: unknown, path: string, valueOfKey: boolean, keys: PatchKeys): void {
@@ -33,13 +45,7 @@ function walk(node: unknown, path: string, valueOfKey: boolean, keys: PatchKeys)
       i === 0 && valueOfKey ? node.commentBefore : undefined,
       (pair.key as YamlNode).commentBefore,
     ];
-    for (const line of comments.filter(Boolean).join('\n').split('\n')) {
-      const marker = MARKER.exec(line.trim());
-      if (!marker) continue;
-      if (marker[1] === 'Key') keys[keyPath] = marker[2];
-      else if (marker[2] === 'retainKeys') keys[keyPath] = PATCH_STRATEGY.retainKeys;
-      else if (marker[2] === 'replace') keys[keyPath] = PATCH_STRATEGY.replace;
-    }
+    addMarkers(keys, keyPath, comments.filter(Boolean).join('\n').split('\n'));
     walk(pair.value, keyPath, true, keys);
   });
 }

@@ -123,7 +123,8 @@ describe('Handlebars engine: patchKeys', () => {
       'spec.template.spec.containers[].env': 'name',
       'spec.template.spec.containers[].ports': 'containerPort',
       'spec.template.spec.strategy': PATCH_STRATEGY.retainKeys,
-      'spec.template.spec.volumes': PATCH_STRATEGY.replace,
+      // Both markers of one field are kept, as addPatchMarker records them.
+      'spec.template.spec.volumes': `name ${PATCH_STRATEGY.replace}`,
     });
     expect(result.patch).toMatchObject({ spec: { template: { spec: { containers: [{ name: 'api' }] } } } });
   });
@@ -132,6 +133,31 @@ describe('Handlebars engine: patchKeys', () => {
     expect((await evaluate('patch:\n  # +patchKey=name\n  containers: []\n')).patchKeys).toEqual({
       containers: 'name',
     });
+  });
+
+  it('reads markers on the lines before the top-level patch key into path ""', async () => {
+    const template = [
+      'output: {apiVersion: v1, kind: ConfigMap}',
+      '# a plain comment',
+      '# +patchStrategy=jsonMergePatch',
+      'patch:',
+      '  # +patchKey=name',
+      '  containers: []',
+    ].join('\n');
+    expect((await evaluate(template)).patchKeys).toEqual({
+      '': PATCH_STRATEGY.jsonMergePatch,
+      containers: 'name',
+    });
+  });
+
+  it('does not take a marker above another top-level key for patch', async () => {
+    const template = [
+      '# +patchStrategy=jsonMergePatch',
+      'output: {apiVersion: v1, kind: ConfigMap}',
+      'patch:',
+      '  a: 1',
+    ].join('\n');
+    expect((await evaluate(template)).patchKeys).toEqual({});
   });
 
   it('ignores markers outside patch and before list items', async () => {

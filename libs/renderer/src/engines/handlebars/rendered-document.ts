@@ -48,6 +48,7 @@ export function readRendered(text: string): TemplateResult {
     fail(`expected a map with ${TOP_LEVEL_KEYS.join(', ')}, got ${describeNode(root)}`, root?.range?.[0]);
   const map = root as Exclude<typeof root, null> & { items: Pair[] };
   let patchNode: unknown;
+  let patchComments: string[] = [];
   for (const pair of map.items) {
     const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
     const offset = (pair.key as { range?: number[] } | null)?.range?.[0];
@@ -56,7 +57,10 @@ export function readRendered(text: string): TemplateResult {
       const hint = guess ? ` (did you mean "${guess}"?)` : `; expected ${TOP_LEVEL_KEYS.join(', ')}`;
       fail(`unknown top-level key ${JSON.stringify(key ?? '?')}${hint}`, offset);
     }
-    if (key === 'patch') patchNode = pair.value;
+    if (key === 'patch') {
+      patchNode = pair.value;
+      patchComments = commentLinesAbove(lines, at(offset).line);
+    }
   }
   const value = doc.toJS({ maxAliasCount: 100 }) as Record<string, unknown>;
   const forbidden = findProtoKey(value, '');
@@ -75,9 +79,19 @@ export function readRendered(text: string): TemplateResult {
     if (!isPlainMap(value.patch))
       fail(`patch must be a map (a partial object), got ${describe(value.patch)}`);
     result.patch = value.patch as Record<string, unknown>;
-    result.patchKeys = patchKeysOf(patchNode);
+    result.patchKeys = patchKeysOf(patchNode, patchComments);
   }
   return result;
+}
+
+/**
+ * The comment lines right above line `line` (1-based), nearest last: where
+ * `# +patchStrategy=jsonMergePatch` stands for the top-level `patch:` key.
+ */
+function commentLinesAbove(lines: readonly string[], line: number | undefined): string[] {
+  const found: string[] = [];
+  for (let i = (line ?? 1) - 2; i >= 0 && lines[i].trim().startsWith('#'); i--) found.unshift(lines[i]);
+  return found;
 }
 
 function kubeObject(value: unknown, where: string, fail: (problem: string) => never): KubeObject {

@@ -87,7 +87,8 @@ describe('Handlebars engine: YAML injection', () => {
     const compiled = engine.compile(DEF, { template });
     await fc.assert(
       fc.asyncProperty(fc.string({ unit: 'binary', maxLength: 40 }), async (v) => {
-        fc.pre(!['plain', 'json', 'block'].includes(v));
+        // The template's own keys collide; "__proto__" as a key is refused on purpose (tested below).
+        fc.pre(!['plain', 'json', 'block', '__proto__'].includes(v));
         const result = await compiled.evaluate(request({ v }));
         expect(result.output).toEqual({
           apiVersion: 'v1',

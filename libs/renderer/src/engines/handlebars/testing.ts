@@ -15,7 +15,7 @@ export function componentContext(overrides: Partial<RenderContext> = {}): Render
     componentType: 'webservice',
     revision: '',
     cluster: 'local',
-    clusterVersion: { major: '1', minor: '32', gitVersion: 'v1.32.0' },
+    clusterVersion: { major: 1, minor: 37, gitVersion: 'v1.37.2', platform: 'linux/amd64' },
     publishVersion: '',
     workflowName: 'shop',
     ...overrides,

@@ -31,12 +31,16 @@ export const MAX_INDENT = 100;
 /**
  * A value as block YAML, every non-empty line indented by `indent` spaces:
  * for placing a nested structure under a key on its own lines. Serialised by
- * the yaml library, so strings that look like other types are quoted.
+ * the yaml library, so strings that look like other types are quoted. Strings
+ * are never block scalars: a `|+` block keeps trailing newlines only as blank
+ * lines, which the template's own line breaks would change (found by the
+ * round-trip property in security.spec.ts with the value "\n").
  */
 export function yamlBlock(value: unknown, indent: number): string {
   const text = stringify(value === undefined ? null : value, {
     lineWidth: 0,
     minContentWidth: 0,
+    blockQuote: false,
     aliasDuplicateObjects: false,
   }).replace(/\n$/, '');
   const pad = ' '.repeat(indent);

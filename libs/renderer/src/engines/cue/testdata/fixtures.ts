@@ -153,7 +153,7 @@ export function renderContext(overrides: Partial<RenderContext> = {}): RenderCon
     componentType: 'webservice',
     revision: 'api-v1',
     cluster: 'local',
-    clusterVersion: { major: '1', minor: '32', gitVersion: 'v1.32.0' },
+    clusterVersion: { major: 1, minor: 37, gitVersion: 'v1.37.2', platform: 'linux/amd64' },
     publishVersion: '',
     workflowName: 'shop',
     ...overrides,
