@@ -1,3 +1,4 @@
+import { DeferredBatch } from './deferred-batch.js';
 import type { Core } from './core.js';
 import { CRD_KEY } from './crds.js';
 import type { GcActions } from './gc.js';
@@ -57,8 +58,10 @@ export function setTerminating(
  * CRD is removed. Until then it reports Terminating and refuses new custom resources.
  */
 export class CrdCleanupController {
-  private pending = new Set<string>();
-  private scheduled = false;
+  private readonly batch = new DeferredBatch(
+    (name) => this.cleanup(name),
+    (crd, error) => this.core.log({ level: 'error', msg: 'CRD cleanup failed', crd, error: String(error) }),
+  );
 
   constructor(
     private readonly core: Core,
@@ -84,21 +87,7 @@ export class CrdCleanupController {
   }
 
   private schedule(name: string): void {
-    this.pending.add(name);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const names = [...this.pending];
-      this.pending.clear();
-      for (const n of names) {
-        try {
-          this.cleanup(n);
-        } catch (err) {
-          this.core.log({ level: 'error', msg: 'CRD cleanup failed', crd: n, error: String(err) });
-        }
-      }
-    });
+    this.batch.add(name);
   }
 
   private cleanup(name: string): void {

@@ -1,3 +1,4 @@
+import { DeferredBatch } from './deferred-batch.js';
 import type { Core } from './core.js';
 import type { GcActions } from './gc.js';
 import { CRD_KEY } from './crds.js';
@@ -10,8 +11,11 @@ const NAMESPACES = '/namespaces';
  * deleted; when it is empty, its `kubernetes` finalizer goes and it is removed.
  */
 export class NamespaceController {
-  private pending = new Set<string>();
-  private scheduled = false;
+  private readonly batch = new DeferredBatch(
+    (name) => this.cleanup(name),
+    (namespace, error) =>
+      this.core.log({ level: 'error', msg: 'namespace cleanup failed', namespace, error: String(error) }),
+  );
 
   constructor(
     private readonly core: Core,
@@ -43,26 +47,7 @@ export class NamespaceController {
   }
 
   private schedule(name: string): void {
-    this.pending.add(name);
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      const names = [...this.pending];
-      this.pending.clear();
-      for (const n of names) {
-        try {
-          this.cleanup(n);
-        } catch (err) {
-          this.core.log({
-            level: 'error',
-            msg: 'namespace cleanup failed',
-            namespace: n,
-            error: String(err),
-          });
-        }
-      }
-    });
+    this.batch.add(name);
   }
 
   private cleanup(name: string): void {
