@@ -1,0 +1,53 @@
+/**
+ * The core/v1 Events the scheduler and kubelet record for a simulated pod. The
+ * reasons are the real components' (tools key on them); the messages say the
+ * work was simulated, so nothing claims an image pull or a running process.
+ */
+import type { KubeObj } from '../store/types.js';
+import { containersOf, initContainersOf } from './kubelet-containers.js';
+import type { Sim } from './runtime.js';
+
+/** Scheduled, from default-scheduler, on the bound pod. */
+export function scheduledEvent(sim: Sim, bound: KubeObj, pod: KubeObj, nodeName: string): void {
+  sim.event(
+    bound,
+    'Normal',
+    'Scheduled',
+    `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${nodeName}`,
+    'default-scheduler',
+  );
+}
+
+/** Pulled, Created and Started for every container once the pod runs. */
+export function startedEvents(sim: Sim, pod: KubeObj): void {
+  for (const c of [...initContainersOf(pod), ...containersOf(pod)]) {
+    // The reasons are the kubelet's (tools key on them); the messages must not claim a pull or a process.
+    sim.event(
+      pod,
+      'Normal',
+      'Pulled',
+      `Container image "${c.image}" not pulled: simulated by oam-local, no container runs`,
+      'kubelet',
+    );
+    sim.event(pod, 'Normal', 'Created', `Created container: ${c.name} (simulated)`, 'kubelet');
+    sim.event(
+      pod,
+      'Normal',
+      'Started',
+      `Started container ${c.name} (simulated, no process runs)`,
+      'kubelet',
+    );
+  }
+}
+
+/** BackOff when a container that exited is to be restarted. */
+export function backOffEvent(sim: Sim, pod: KubeObj, uid: string): void {
+  const c = containersOf(pod)[0];
+  sim.event(
+    pod,
+    'Warning',
+    'BackOff',
+    `Back-off restarting failed container ${c?.name} in pod ${pod.metadata.name}_${pod.metadata.namespace}(${uid})`,
+    'kubelet',
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The scheduler's part of the simulation: whether a pod fits the one simulated
+ * node (nodeSelector, required node affinity, taints and cordoning, as the
+ * filter plugins decide for a single node), and binding it there or reporting
+ * PodScheduled=False/Unschedulable with the scheduler's message.
+ */
+import type { KubeObj } from '../store/types.js';
+import { scheduledEvent } from './kubelet-events.js';
+import { mergeConditions } from './kubelet-pod-status.js';
+import { nodeLabels } from './node.js';
+import { conditionsOf } from './pods.js';
+import { GVR, SIMULATED_ANNOTATION, clone, writeObj, writeStatus, type Obj, type Sim } from './runtime.js';
+
+export interface NodeInfo {
+  name: string;
+  labels: Record<string, string>;
+}
+
+export function simulatedNode(name: string): NodeInfo {
+  return { name, labels: nodeLabels(name) };
+}
+
+function nodeSelectorTermMatches(term: Obj, node: NodeInfo): boolean {
+  const exprs = [...((term.matchExpressions as Obj[]) ?? [])];
+  const fields = (term.matchFields as Obj[]) ?? [];
+  if (!exprs.length && !fields.length) return false;
+  const check = (e: Obj, value: string | undefined) => {
+    const values = (e.values as string[]) ?? [];
+    switch (e.operator) {
+      case 'In':
+        return value !== undefined && values.includes(value);
+      case 'NotIn':
+        return value === undefined || !values.includes(value);
+      case 'Exists':
+        return value !== undefined;
+      case 'DoesNotExist':
+        return value === undefined;
+      case 'Gt':
+        return value !== undefined && Number(value) > Number(values[0]);
+      case 'Lt':
+        return value !== undefined && Number(value) < Number(values[0]);
+      default:
+        return false;
+    }
+  };
+  return (
+    exprs.every((e) => check(e, node.labels[e.key as string])) &&
+    fields.every((e) => check(e, e.key === 'metadata.name' ? node.name : undefined))
+  );
+}
+
+/** Whether the pod's nodeSelector and required node affinity admit the node. */
+export function fitsNode(podSpec: Obj, node: NodeInfo): boolean {
+  for (const [k, v] of Object.entries((podSpec.nodeSelector as Record<string, string>) ?? {})) {
+    if (node.labels[k] !== v) return false;
+  }
+  const terms = podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+    ?.nodeSelectorTerms as Obj[] | undefined;
+  if (terms && !terms.some((t) => nodeSelectorTermMatches(t, node))) return false;
+  return true;
+}
+
+/** v1helper.TolerationsTolerateTaint for one taint. */
+function tolerates(tolerations: Obj[], taint: Obj): boolean {
+  return tolerations.some((t) => {
+    if (t.effect && t.effect !== taint.effect) return false;
+    if (t.operator === 'Exists') return !t.key || t.key === taint.key;
+    return t.key === taint.key && (t.value ?? '') === (taint.value ?? '');
+  });
+}
+
+/**
+ * Why the scheduler would not place the pod on the node (the filter plugins that
+ * apply to one node: NodeUnschedulable, TaintToleration, NodeAffinity), or undefined.
+ */
+export function unschedulableReason(podSpec: Obj, node: NodeInfo, nodeObject?: KubeObj): string | undefined {
+  const tolerations = (podSpec.tolerations as Obj[] | undefined) ?? [];
+  const nodeSpec = (nodeObject?.spec ?? {}) as Obj;
+  if (
+    nodeSpec.unschedulable === true &&
+    !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })
+  )
+    return 'node(s) were unschedulable';
+  const taint = ((nodeSpec.taints as Obj[] | undefined) ?? []).find(
+    (t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t),
+  );
+  if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
+  if (!fitsNode(podSpec, node)) return "node(s) didn't match Pod's node affinity/selector";
+  return undefined;
+}
+
+/** A copy of the pod carrying `simulation.oam.dev/simulated: "true"` (it runs on the simulated node). */
+export function markSimulated(pod: KubeObj): KubeObj {
+  const copy = clone(pod);
+  copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
+  return copy;
+}
+
+/** Binds the pod to the node when it fits (returning the bound pod), or records why not and returns undefined. */
+export function schedulePod(
+  sim: Sim,
+  pod: KubeObj,
+  node: NodeInfo,
+  nodeObject: KubeObj | undefined,
+): KubeObj | undefined {
+  const spec = pod.spec as Obj;
+  const why = unschedulableReason(spec, node, nodeObject);
+  if (why) {
+    const message = `0/1 nodes are available: 1 ${why}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`;
+    const status = clone((pod.status ?? {}) as Obj);
+    status.phase = 'Pending';
+    status.conditions = mergeConditions(
+      conditionsOf(pod),
+      [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message }],
+      sim.now(),
+    );
+    writeStatus(sim, GVR.pods, pod, status);
+    return undefined;
+  }
+  const copy = markSimulated(pod);
+  (copy.spec as Obj).nodeName = node.name;
+  const bound = writeObj(sim, GVR.pods, copy);
+  scheduledEvent(sim, bound, pod, node.name);
+  return bound;
+}
