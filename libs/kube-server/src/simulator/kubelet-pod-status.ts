@@ -85,25 +85,7 @@ export function runningStatus(pod: KubeObj, now: number, allocateIp: () => strin
       { ready, started: true, restartCount, lastState: prev?.lastState ?? {} },
     );
   });
-  const names = containersOf(pod)
-    .map((c) => c.name)
-    .join(' ');
-  const unready = `containers with unready status: [${names}]`;
-  status.conditions = mergeConditions(
-    conditionsOf(pod),
-    [
-      { type: 'PodReadyToStartContainers', status: 'True' },
-      { type: 'Initialized', status: 'True' },
-      ready
-        ? { type: 'Ready', status: 'True' }
-        : { type: 'Ready', status: 'False', reason: 'ContainersNotReady', message: unready },
-      ready
-        ? { type: 'ContainersReady', status: 'True' }
-        : { type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: unready },
-      { type: 'PodScheduled', status: 'True' },
-    ],
-    now,
-  );
+  status.conditions = runningConditions(pod, ready, now);
   return status;
 }
 
@@ -120,10 +102,17 @@ export function readinessChange(pod: KubeObj, now: number): Obj | undefined {
     return undefined;
   const next = baseStatus(pod, now);
   next.containerStatuses = statuses.map((c) => ({ ...c, ready }));
-  const unready = `containers with unready status: [${containersOf(pod)
+  next.conditions = runningConditions(pod, ready, now);
+  return next;
+}
+
+/** The conditions of a pod whose containers all run: Ready and ContainersReady follow readiness. */
+function runningConditions(pod: KubeObj, ready: boolean, now: number): Condition[] {
+  const names = containersOf(pod)
     .map((c) => c.name)
-    .join(' ')}]`;
-  next.conditions = mergeConditions(
+    .join(' ');
+  const unready = `containers with unready status: [${names}]`;
+  return mergeConditions(
     conditionsOf(pod),
     [
       { type: 'PodReadyToStartContainers', status: 'True' },
@@ -138,7 +127,6 @@ export function readinessChange(pod: KubeObj, now: number): Obj | undefined {
     ],
     now,
   );
-  return next;
 }
 
 export function crashLoopStatus(

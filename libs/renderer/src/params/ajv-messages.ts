@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv';
 import { nearest } from './nearest.js';
-import { childPath, describeValue, pointerToPath } from './property-path.js';
+import { describeValue } from '../parse/field-path.js';
+import { childPath, pointerToPath } from './property-path.js';
 import type { ParamIssue } from './types.js';
 
 type Issue = Omit<ParamIssue, 'severity'>;

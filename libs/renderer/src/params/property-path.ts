@@ -33,14 +33,3 @@ export function pointerToPath(pointer: string, data: unknown): string {
   }
   return path;
 }
-
-/** A value as a person reads it in a message: strings quoted (and shortened), lists and maps named. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  if (value === null) return 'null';
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value);
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'a map';
-  return String(value);
-}
