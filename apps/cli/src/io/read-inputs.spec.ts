@@ -41,9 +41,8 @@ describe('readInputs', () => {
     const fd = openSync(path, 'w');
     ftruncateSync(fd, 3 * 1024 ** 3);
     closeSync(fd);
-    const started = performance.now();
+    // Had it read the file, it would fail past 2 GiB with another message (or run out of memory).
     const err = await failure(readInputs([path]));
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(err.message).toBe(`${path}: file is 3072.0 MiB, over the limit of 3.0 MiB`);
   });
 

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { FakeClock, eventually } from '#kube-core';
 import { WorkerCrashError, WorkerPool, WorkerTaskError, WorkerTimeoutError } from './worker-pool.js';
 
 type Task =
@@ -8,9 +9,12 @@ type Task =
   | { op: 'fail' }
   | { op: 'fatal' }
   | { op: 'thread' }
-  | { op: 'sleep'; ms: number };
+  | { op: 'meet'; cell: SharedArrayBuffer; parties: number }
+  | { op: 'hold'; cell: SharedArrayBuffer };
 
 // A real worker thread speaking the pool's protocol; each op exercises one way a task can end.
+// `meet` counts itself in and waits (up to 20 s) until `parties` tasks are in: it returns true
+// only if that many ran at the same time. `hold` waits until the test releases it.
 const WORKER_SOURCE = `
 const { parentPort, threadId } = require('node:worker_threads');
 parentPort.postMessage({ type: 'ready' });
@@ -22,17 +26,51 @@ parentPort.on('message', ({ id, task }) => {
     case 'exit': process.exit(3);
     case 'fail': return parentPort.postMessage({ id, ok: false, error: 'bad input' });
     case 'fatal': return parentPort.postMessage({ id, ok: false, error: 'runtime died', fatal: true });
-    case 'sleep': return setTimeout(() => parentPort.postMessage({ id, ok: true, value: task.ms }), task.ms);
+    case 'meet': {
+      const cell = new Int32Array(task.cell);
+      Atomics.add(cell, 0, 1);
+      Atomics.notify(cell, 0);
+      const deadline = Date.now() + 20000;
+      for (let n = Atomics.load(cell, 0); n < task.parties && Date.now() < deadline; n = Atomics.load(cell, 0)) {
+        Atomics.wait(cell, 0, n, 100);
+      }
+      return parentPort.postMessage({ id, ok: true, value: Atomics.load(cell, 0) >= task.parties });
+    }
+    case 'hold': {
+      const cell = new Int32Array(task.cell);
+      Atomics.wait(cell, 0, 0);
+      return parentPort.postMessage({ id, ok: true, value: 'held' });
+    }
   }
 });
 `;
 
 const pools: WorkerPool<Task, unknown>[] = [];
-function pool(size = 1, source = WORKER_SOURCE): WorkerPool<Task, unknown> {
-  const p = new WorkerPool<Task, unknown>({ size, createWorker: () => new Worker(source, { eval: true }) });
+/** A pool whose deadlines only pass when the test advances `clock`. */
+function pool(size = 1, source = WORKER_SOURCE, clock = new FakeClock()): WorkerPool<Task, unknown> {
+  const p = new WorkerPool<Task, unknown>({
+    size,
+    clock,
+    createWorker: () => new Worker(source, { eval: true }),
+  });
   pools.push(p);
   return p;
 }
+
+/** A cell a `hold` task waits on until `release` is called. */
+function latch(): { cell: SharedArrayBuffer; release(): void } {
+  const cell = new SharedArrayBuffer(4);
+  return {
+    cell,
+    release: () => {
+      Atomics.store(new Int32Array(cell), 0, 1);
+      Atomics.notify(new Int32Array(cell), 0);
+    },
+  };
+}
+
+const busy = (p: WorkerPool<Task, unknown>, n: number) =>
+  eventually(() => p.stats.busy === n, `${n} busy workers`);
 
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
@@ -49,28 +87,46 @@ describe('WorkerPool', () => {
 
   it('runs tasks in parallel up to its size', async () => {
     const p = pool(2);
-    await Promise.all([p.run({ op: 'echo', value: 0 }, 5000), p.run({ op: 'echo', value: 0 }, 5000)]);
-    const started = Date.now();
-    await Promise.all([p.run({ op: 'sleep', ms: 400 }, 5000), p.run({ op: 'sleep', ms: 400 }, 5000)]);
-    expect(Date.now() - started).toBeLessThan(750);
+    const cell = new SharedArrayBuffer(4);
+    // Each task finishes true only if the other was running at the same time.
+    const met = await Promise.all([
+      p.run({ op: 'meet', cell, parties: 2 }, 5000),
+      p.run({ op: 'meet', cell, parties: 2 }, 5000),
+    ]);
+    expect(met).toEqual([true, true]);
+    expect(p.stats.workers).toBe(2);
   });
 
   it('terminates a task that runs past its deadline, then replaces the worker', async () => {
-    const p = pool(1);
+    const clock = new FakeClock();
+    const p = pool(1, WORKER_SOURCE, clock);
     const first = await p.run({ op: 'thread' }, 5000);
-    const started = Date.now();
-    await expect(p.run({ op: 'spin' }, 300)).rejects.toBeInstanceOf(WorkerTimeoutError);
-    expect(Date.now() - started).toBeLessThan(1500);
+    const outcome = p.run({ op: 'spin' }, 300).then(
+      () => 'finished',
+      (err: unknown) => err,
+    );
+    await busy(p, 1);
+    await clock.advance(299);
+    expect(p.stats).toMatchObject({ busy: 1, replaced: 0 });
+    await clock.advance(1);
+    expect(await outcome).toBeInstanceOf(WorkerTimeoutError);
     const second = await p.run({ op: 'thread' }, 5000);
     expect(second).not.toBe(first);
     expect(p.stats.replaced).toBe(1);
   });
 
   it('does not charge the time a task waits in the queue against its deadline', async () => {
-    const p = pool(1);
-    const slow = p.run({ op: 'sleep', ms: 500 }, 5000);
+    const clock = new FakeClock();
+    const p = pool(1, WORKER_SOURCE, clock);
+    const gate = latch();
+    const slow = p.run({ op: 'hold', cell: gate.cell }, 5000);
     const queued = p.run({ op: 'echo', value: 'ok' }, 300);
-    await expect(slow).resolves.toBe(500);
+    await busy(p, 1);
+    // The queued task's 300 ms pass while it waits: it must not time out for that.
+    await clock.advance(1000);
+    expect(p.stats).toMatchObject({ busy: 1, queued: 1 });
+    gate.release();
+    await expect(slow).resolves.toBe('held');
     await expect(queued).resolves.toBe('ok');
   });
 
@@ -105,9 +161,10 @@ describe('WorkerPool', () => {
 
   it('rejects queued and new tasks once closed', async () => {
     const p = pool(1);
-    const running = expect(p.run({ op: 'sleep', ms: 2000 }, 5000)).rejects.toThrow(/closed/);
+    const gate = latch();
+    const running = expect(p.run({ op: 'hold', cell: gate.cell }, 5000)).rejects.toThrow(/closed/);
     const queued = expect(p.run({ op: 'echo', value: 1 }, 5000)).rejects.toThrow(/closed/);
-    await new Promise((r) => setTimeout(r, 100));
+    await busy(p, 1);
     await p.close();
     await running;
     await queued;

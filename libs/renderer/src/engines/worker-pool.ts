@@ -1,4 +1,5 @@
 import type { Worker } from 'node:worker_threads';
+import { realClock, type Clock, type TimerHandle } from '#kube-core';
 
 /**
  * The message protocol between the pool and a worker:
@@ -17,6 +18,8 @@ export interface WorkerPoolOptions {
   size: number;
   /** Starts one worker; called lazily, and again for every worker that is replaced. */
   createWorker: () => Worker;
+  /** Times the per-task deadline (tests pass a FakeClock). */
+  clock?: Clock;
 }
 
 /** The task ran past its deadline; its worker was terminated. */
@@ -55,7 +58,8 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   job?: Job;
-  timer?: NodeJS.Timeout;
+  /** The running job's deadline; set exactly while `job` is. */
+  timer?: TimerHandle;
 }
 
 /**
@@ -72,9 +76,11 @@ export class WorkerPool<TTask, TResult> {
   private closed = false;
   /** Workers terminated after a timeout or crash (for tests and metrics). */
   replaced = 0;
+  private readonly clock: Clock;
 
   constructor(private readonly options: WorkerPoolOptions) {
     if (!(options.size >= 1)) throw new RangeError(`pool size must be at least 1, got ${options.size}`);
+    this.clock = options.clock ?? realClock;
   }
 
   run(task: TTask, timeoutMs: number): Promise<TResult> {
@@ -102,7 +108,7 @@ export class WorkerPool<TTask, TResult> {
     const slots = [...this.slots];
     this.slots.clear();
     for (const slot of slots) {
-      clearTimeout(slot.timer);
+      this.clock.clearTimeout(slot.timer);
       slot.job?.reject(new Error('the worker pool was closed'));
     }
     await Promise.all(slots.map((s) => s.worker.terminate()));
@@ -120,7 +126,10 @@ export class WorkerPool<TTask, TResult> {
   private start(slot: Slot, job: Job): void {
     slot.job = job;
     slot.worker.ref();
-    slot.timer = setTimeout(() => this.retire(slot, new WorkerTimeoutError(job.timeoutMs)), job.timeoutMs);
+    slot.timer = this.clock.setTimeout(
+      () => this.retire(slot, new WorkerTimeoutError(job.timeoutMs)),
+      job.timeoutMs,
+    );
     slot.worker.postMessage({ id: job.id, task: job.task });
   }
 
@@ -145,7 +154,7 @@ export class WorkerPool<TTask, TResult> {
     }
     const job = slot.job;
     if (!job || job.id !== msg.id) return; // a late reply for a job that already timed out
-    clearTimeout(slot.timer);
+    this.clock.clearTimeout(slot.timer);
     slot.job = undefined;
     if (msg.ok) job.resolve(msg.value);
     else if (msg.fatal) {
@@ -160,7 +169,7 @@ export class WorkerPool<TTask, TResult> {
   /** Takes a worker out of the pool for good, failing its job, and starts a fresh one. */
   private retire(slot: Slot, reason?: Error): void {
     if (!this.slots.delete(slot)) return;
-    clearTimeout(slot.timer);
+    this.clock.clearTimeout(slot.timer);
     const job = slot.job;
     slot.job = undefined;
     slot.worker.removeAllListeners('message');

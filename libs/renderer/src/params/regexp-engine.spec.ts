@@ -8,9 +8,9 @@ const withPattern = (pattern: string) => ({
 
 describe('validateProperties: patterns', () => {
   it('checks a catastrophic-backtracking pattern in linear time', () => {
-    const started = performance.now();
+    // JavaScript's engine would backtrack for hours at 40 characters (Jest's time limit fails it);
+    // RE2 answers at once. How fast exactly is the bench's business, not this test's.
     const result = check({ v: `${'a'.repeat(40)}!` }, {}, withPattern('^(a+)+$'));
-    expect(performance.now() - started).toBeLessThan(500); // JavaScript's engine: hours at 40 characters
     expect(lines(result.issues)).toEqual([
       `error: properties.v: expected a string matching ^(a+)+$, got "${'a'.repeat(40)}!"`,
     ]);

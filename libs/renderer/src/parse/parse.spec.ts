@@ -51,10 +51,9 @@ describe('parseSources', () => {
       text += `l${i}: &l${i} [${Array(10).fill(`*${prev}`).join(', ')}]\n`;
       prev = `l${i}`;
     }
-    const started = Date.now();
+    // Expanded, this is 10^13 nodes: refused before expansion, or Jest's time limit fails the test.
     const [msg] = errorsOf(text, 'bomb.yaml');
     expect(msg).toMatch(/^bomb\.yaml:1: cannot load document: Excessive alias count/);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('refuses a file over the size limit before parsing it', () => {

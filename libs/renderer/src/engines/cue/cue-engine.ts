@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { KubeObject } from '#api';
+import type { Clock } from '#kube-core';
 import type {
   CompiledTemplate,
   EngineOptions,
@@ -31,6 +32,8 @@ export interface CueTask {
 export interface CueEngineOptions extends EngineOptions {
   /** Worker threads evaluating CUE; default: the number of CPUs, at most 2. */
   poolSize?: number;
+  /** Times the evaluation limit (tests pass a FakeClock). */
+  clock?: Clock;
 }
 
 export interface CueEngine {
@@ -54,7 +57,11 @@ const WORKER_FILE = new URL('./cue.worker.mjs', import.meta.url);
 /** The CUE engine: KubeVela templates evaluated by cue-wasm in worker threads with a hard time limit. */
 export function createCueEngine(options: CueEngineOptions): CueEngine {
   const size = options.poolSize ?? Math.max(1, Math.min(2, availableParallelism()));
-  const pool = new WorkerPool<CueTask, string>({ size, createWorker: () => new Worker(WORKER_FILE) });
+  const pool = new WorkerPool<CueTask, string>({
+    size,
+    createWorker: () => new Worker(WORKER_FILE),
+    clock: options.clock,
+  });
   /** The first error compiling `source`, if any: what syntaxErrorLine bisects with. */
   const firstError = async (source: string): Promise<string | undefined> => {
     try {

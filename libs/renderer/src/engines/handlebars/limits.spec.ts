@@ -20,15 +20,12 @@ describe('Handlebars engine: limits', () => {
 
   it('stops nested loops at the deadline with a timeout error naming the definition', async () => {
     const engine = createHandlebarsEngine({ timeoutMs: 100, maxOutputBytes: 1e12 });
-    const started = performance.now();
-    // 200^4 = 1.6e9 iterations: hours if nothing stopped it.
+    // 200^4 = 1.6e9 iterations: hours if nothing stopped it (Jest's time limit would fail the test).
     const err = await failure(engine.compile(DEF, { template: nested(4) }).evaluate(request({ items })));
-    const elapsed = performance.now() - started;
     expect(err.source).toBe('timeout');
     expect(err.message).toBe(
       'TraitDefinition "loops": the template did not finish within 100 ms (nested loops over large lists?)',
     );
-    expect(elapsed).toBeLessThan(1000);
   });
 
   it('stops a render whose output outgrows the budget', async () => {
