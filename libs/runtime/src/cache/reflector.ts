@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '#kube-core';
 import { isGone, KubeApiError } from '../client/api-error.js';
 import type { ListOptions, WatchEvent, WatchOptions } from '../client/resource-client.js';
 import type { StreamEnd } from '../client/transport.js';
@@ -32,6 +33,8 @@ export interface ReflectorOptions<T> {
   backoffInitialMs?: number;
   backoffMaxMs?: number;
   logger?: Logger;
+  /** Times the re-list and re-watch backoff. Default: the wall clock. */
+  clock?: Clock;
 }
 
 export interface ReflectorStats {
@@ -65,9 +68,17 @@ export class Reflector<T extends KubeObject> {
   private resourceVersion = '';
   private readonly backoff: Backoff;
   private readonly log: Logger;
+  private readonly clock: Clock;
 
   constructor(private readonly options: ReflectorOptions<T>) {
-    this.backoff = new Backoff(options.backoffInitialMs ?? 800, options.backoffMaxMs ?? 30_000);
+    this.clock = options.clock ?? realClock;
+    this.backoff = new Backoff(
+      options.backoffInitialMs ?? 800,
+      options.backoffMaxMs ?? 30_000,
+      120_000,
+      1.0,
+      this.clock,
+    );
     this.log = (options.logger ?? silentLogger).child({ reflector: options.name });
   }
 
@@ -86,14 +97,14 @@ export class Reflector<T extends KubeObject> {
           resourceVersion: this.resourceVersion,
         });
       }
-      await sleep(this.backoff.next(), signal);
+      await sleep(this.backoff.next(), signal, this.clock);
     }
   }
 
   private async listAndWatch(signal: AbortSignal): Promise<void> {
     await this.list(signal);
     while (!signal.aborted) {
-      const started = performance.now();
+      const started = this.clock.now();
       const eventsBefore = this.stats.events;
       let end: StreamEnd;
       try {
@@ -116,7 +127,7 @@ export class Reflector<T extends KubeObject> {
         if (err instanceof KubeApiError && err.code === 0) {
           // No answer (server restarting, network): resume the same watch after a backoff, no re-list needed.
           this.log.warn('watch could not start; retrying', { error: err });
-          await sleep(this.backoff.next(), signal);
+          await sleep(this.backoff.next(), signal, this.clock);
           continue;
         }
         throw err;
@@ -131,7 +142,7 @@ export class Reflector<T extends KubeObject> {
           error: end.error,
           resourceVersion: this.resourceVersion,
         });
-        await sleep(this.backoff.next(), signal);
+        await sleep(this.backoff.next(), signal, this.clock);
         continue;
       }
       if (end.reason === 'idle') {
@@ -142,8 +153,8 @@ export class Reflector<T extends KubeObject> {
         continue;
       }
       // Closed by the server: normal at its timeout. Guard against a server that closes at once, every time.
-      if (performance.now() - started < 1000 && this.stats.events === eventsBefore)
-        await sleep(this.backoff.next(), signal);
+      if (this.clock.now() - started < 1000 && this.stats.events === eventsBefore)
+        await sleep(this.backoff.next(), signal, this.clock);
     }
   }
 

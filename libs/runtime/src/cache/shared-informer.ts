@@ -1,3 +1,4 @@
+import { realClock, type Clock, type TimerHandle } from '#kube-core';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
 import { dropManagedFields, type KubeObject } from '../util/object.js';
@@ -34,6 +35,7 @@ export interface SharedInformerOptions<T> extends Pick<
   | 'idleTimeoutMs'
   | 'backoffInitialMs'
   | 'backoffMaxMs'
+  | 'clock'
 > {
   listerWatcher: ListerWatcher<T>;
   name: string;
@@ -58,7 +60,8 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   private readonly log: Logger;
   private abort?: AbortController;
   private loops: Promise<unknown>[] = [];
-  private resyncTimer?: ReturnType<typeof setInterval>;
+  private resyncTimer?: TimerHandle;
+  private readonly clock: Clock;
   /** Latched: true once the first list has been fully applied and delivered (client-go's HasSynced). */
   private synced = false;
 
@@ -69,6 +72,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     });
     this.fifo = new DeltaFIFO<T>(this.indexer);
     this.log = (options.logger ?? silentLogger).child({ informer: options.name });
+    this.clock = options.clock ?? realClock;
     const transform =
       options.transform === null ? undefined : (options.transform ?? (dropManagedFields as (o: T) => T));
     this.reflector = new Reflector<T>({ ...options, fifo: this.fifo, transform, logger: options.logger });
@@ -102,8 +106,15 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     const signal = this.abort.signal;
     this.loops = [this.reflector.run(signal), this.processLoop()];
     void this.fifo.whenSynced().then(() => (this.synced = true));
-    if (this.options.resyncPeriodMs)
-      this.resyncTimer = setInterval(() => this.fifo.resync(), this.options.resyncPeriodMs);
+    const period = this.options.resyncPeriodMs;
+    if (period) {
+      // A repeating timer on the clock: each resync schedules the next one, `period` later.
+      const resync = (): void => {
+        this.fifo.resync();
+        if (!signal.aborted) this.resyncTimer = this.clock.setTimeout(resync, period);
+      };
+      this.resyncTimer = this.clock.setTimeout(resync, period);
+    }
   }
 
   /** True once the first complete list has been stored and delivered to handlers. */
@@ -135,7 +146,7 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
   async stop(): Promise<void> {
     if (!this.abort) return;
     this.abort.abort();
-    clearInterval(this.resyncTimer);
+    this.clock.clearTimeout(this.resyncTimer);
     this.fifo.close();
     await Promise.all(this.loops);
   }

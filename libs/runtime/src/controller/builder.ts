@@ -1,3 +1,4 @@
+import type { Clock } from '#kube-core';
 import type { InformerFactory } from '../cache/informer-factory.js';
 import { kindId, type ResourceKind } from '../client/resource-kind.js';
 import type { Registry } from 'prom-client';
@@ -31,6 +32,8 @@ export interface ControllerHost {
   readonly informers: InformerFactory;
   readonly registry?: Registry;
   readonly logger?: Logger;
+  /** Passed to every controller built here; default the wall clock. */
+  readonly clock?: Clock;
   addController(controller: Controller): void;
 }
 
@@ -133,6 +136,7 @@ export class ControllerBuilder {
       reconciler: this.reconciler!,
       registry: this.host.registry,
       logger: this.host.logger,
+      clock: this.host.clock,
     });
     // Registered first: if the host refuses it (duplicate name, manager already started), no
     // informer is created and no handler is left enqueueing into a controller that never runs.

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { realClock, type Clock } from '#kube-core';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
 import { splitKey } from '../util/object.js';
@@ -16,6 +17,8 @@ export interface ControllerOptions {
   rateLimiter?: RateLimiter<string>;
   registry?: Registry;
   logger?: Logger;
+  /** Times reconciles (duration, timeout) and the work queue's delays and backoff. Default: the wall clock. */
+  clock?: Clock;
 }
 
 interface ControllerMetrics {
@@ -88,13 +91,16 @@ export class Controller {
   /** Set when stopping: workers take no new key (in-flight ones finish unless stopping at once). */
   private stopping = false;
   private started = false;
+  private readonly clock: Clock;
 
   constructor(private readonly options: ControllerOptions) {
     this.name = options.name;
+    this.clock = options.clock ?? realClock;
     this.queue = new RateLimitingQueue<string>({
       name: options.name,
       registry: options.registry,
       rateLimiter: options.rateLimiter,
+      clock: this.clock,
     });
     this.log = (options.logger ?? silentLogger).child({ controller: options.name });
     if (options.registry) this.metrics = controllerMetrics(options.registry);
@@ -152,10 +158,17 @@ export class Controller {
     const log = this.log.child({ key, namespace: request.namespace, name: request.name });
     const timeoutMs = this.options.reconcileTimeoutMs ?? 60_000;
     const signals = [this.hardStop.signal];
-    const timeout = timeoutMs > 0 ? AbortSignal.timeout(timeoutMs) : undefined;
-    if (timeout) signals.push(timeout);
+    // AbortSignal.timeout, but on the injected clock.
+    const timeout = timeoutMs > 0 ? new AbortController() : undefined;
+    const timer = timeout
+      ? this.clock.setTimeout(
+          () => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+          timeoutMs,
+        )
+      : undefined;
+    if (timeout) signals.push(timeout.signal);
     const signal = AbortSignal.any(signals);
-    const started = performance.now();
+    const started = this.clock.now();
     let result: Result | void = undefined;
     let failure: { error: unknown } | undefined;
     try {
@@ -163,9 +176,11 @@ export class Controller {
       result = await this.options.reconciler.reconcile(request, { signal, log });
     } catch (error) {
       failure = { error };
+    } finally {
+      this.clock.clearTimeout(timer);
     }
     // However the reconciler reacted to its timeout (finished anyway, threw an AbortError), it failed.
-    if (timeout?.aborted && !(failure?.error instanceof TerminalError)) {
+    if (timeout?.signal.aborted && !(failure?.error instanceof TerminalError)) {
       failure = {
         error: new Error(
           `reconcile did not finish within ${timeoutMs} ms`,
@@ -206,6 +221,6 @@ export class Controller {
   private observe(started: number, result: string): void {
     if (!this.metrics) return;
     this.metrics.total.inc({ controller: this.name, result });
-    this.metrics.duration.observe({ controller: this.name }, (performance.now() - started) / 1000);
+    this.metrics.duration.observe({ controller: this.name }, Math.max(0, this.clock.now() - started) / 1000);
   }
 }

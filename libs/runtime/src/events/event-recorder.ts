@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { realClock, type Clock } from '#kube-core';
 import { isNotFound } from '../client/api-error.js';
 import type { ResourceClient } from '../client/resource-client.js';
 import type { Logger } from '../log/logger.js';
@@ -26,13 +27,16 @@ export class EventRecorder {
   /** Per key, the write in flight: the next write of the same key waits for it, so counts never race. */
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly log: Logger;
+  private readonly clock: Clock;
 
   constructor(
     private readonly events: ResourceClient,
     private readonly component: string,
-    options: { logger?: Logger; cacheSize?: number } = {},
+    /** `clock` stamps first/last timestamps and event names; default the wall clock. */
+    options: { logger?: Logger; cacheSize?: number; clock?: Clock } = {},
   ) {
     this.log = options.logger ?? silentLogger;
+    this.clock = options.clock ?? realClock;
     this.cacheSize = options.cacheSize ?? 4096;
   }
   private readonly cacheSize: number;
@@ -81,7 +85,7 @@ export class EventRecorder {
     reason: string,
     message: string,
   ): Promise<void> {
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const now = new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const namespace = (involved.namespace as string | undefined) || 'default';
     const seen = this.seen.get(key);
     try {
@@ -102,7 +106,7 @@ export class EventRecorder {
           this.seen.delete(key); // the Event expired on the server (TTL): start a new one
         }
       }
-      const name = `${String(involved.name)}.${Date.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
+      const name = `${String(involved.name)}.${this.clock.now().toString(16)}${Math.floor(Math.random() * 0xfff).toString(16)}`;
       await this.events.create({
         apiVersion: 'v1',
         kind: 'Event',

@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '#kube-core';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.js';
 import type { ResourceClient } from '../client/resource-client.js';
 import type { Logger } from '../log/logger.js';
@@ -31,6 +32,13 @@ export interface LeaderElectionConfig {
   onStoppedLeading: (reason: 'lost' | 'released') => void;
   onNewLeader?: (identity: string) => void;
   logger?: Logger;
+  /**
+   * Times lease expiry, the renew deadline and the retry period, and stamps
+   * the Lease's acquire/renew times. Default: the wall clock.
+   */
+  clock?: Clock;
+  /** The retry period's jitter source, in [0, 1); default Math.random. */
+  random?: () => number;
 }
 
 /**
@@ -60,9 +68,18 @@ export class LeaderElector {
   private readonly cfg: Required<Omit<LeaderElectionConfig, 'onNewLeader' | 'logger'>> &
     Pick<LeaderElectionConfig, 'onNewLeader'>;
   private readonly log: Logger;
+  private readonly clock: Clock;
 
   constructor(config: LeaderElectionConfig) {
-    this.cfg = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 2_000, ...config };
+    this.cfg = {
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+      clock: realClock,
+      random: Math.random,
+      ...config,
+    };
+    this.clock = this.cfg.clock;
     const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = this.cfg;
     if (!(leaseDurationMs > renewDeadlineMs && renewDeadlineMs > retryPeriodMs * 1.2)) {
       throw new Error(
@@ -87,13 +104,13 @@ export class LeaderElector {
   /** Campaigns, leads, and returns when leadership is lost or `signal` aborts (then the lease is released). */
   async run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted && !(await this.tryAcquireOrRenew(signal)))
-      await sleep(jitter(this.cfg.retryPeriodMs, 1.2), signal);
+      await sleep(jitter(this.cfg.retryPeriodMs, 1.2, this.cfg.random), signal, this.clock);
     if (signal.aborted) return;
     this.leading = true;
     this.log.info('acquired leadership');
     this.cfg.onStartedLeading();
     for (;;) {
-      await sleep(this.cfg.retryPeriodMs, signal);
+      await sleep(this.cfg.retryPeriodMs, signal, this.clock);
       if (signal.aborted) {
         await this.release();
         return;
@@ -113,10 +130,10 @@ export class LeaderElector {
 
   /** Retries the renewal every retryPeriod until it succeeds or renewDeadline has passed. */
   private async renew(signal: AbortSignal): Promise<boolean> {
-    const deadline = performance.now() + this.cfg.renewDeadlineMs;
-    while (!signal.aborted && performance.now() < deadline) {
-      if (await this.tryAcquireOrRenew(signal, deadline - performance.now())) return true;
-      await sleep(Math.min(this.cfg.retryPeriodMs, deadline - performance.now()), signal);
+    const deadline = this.clock.now() + this.cfg.renewDeadlineMs;
+    while (!signal.aborted && this.clock.now() < deadline) {
+      if (await this.tryAcquireOrRenew(signal, deadline - this.clock.now())) return true;
+      await sleep(Math.min(this.cfg.retryPeriodMs, deadline - this.clock.now()), signal, this.clock);
     }
     return false;
   }
@@ -126,7 +143,7 @@ export class LeaderElector {
     timeoutMs = this.cfg.renewDeadlineMs,
   ): Promise<boolean> {
     const { leases, namespace, name, identity } = this.cfg;
-    const now = new Date();
+    const now = new Date(this.clock.now());
     const request = { signal, timeoutMs: Math.max(1, Math.floor(timeoutMs)) };
     const durationSeconds = Math.max(1, Math.ceil(this.cfg.leaseDurationMs / 1000));
     try {
@@ -156,7 +173,7 @@ export class LeaderElector {
       const validForMs = spec.leaseDurationSeconds
         ? spec.leaseDurationSeconds * 1000
         : this.cfg.leaseDurationMs;
-      if (holder && holder !== identity && performance.now() < this.observed!.at + validForMs) return false;
+      if (holder && holder !== identity && this.clock.now() < this.observed!.at + validForMs) return false;
       const mine = holder === identity;
       const next: LeaseSpec = {
         holderIdentity: identity,
@@ -179,7 +196,7 @@ export class LeaderElector {
   private async release(): Promise<void> {
     if (!this.leading || !this.lease) return;
     this.leading = false;
-    const now = microTime(new Date());
+    const now = microTime(new Date(this.clock.now()));
     try {
       const spec: LeaseSpec = {
         leaseDurationSeconds: 1,
@@ -197,7 +214,7 @@ export class LeaderElector {
 
   private observe(spec: LeaseSpec): void {
     const key = JSON.stringify(spec);
-    if (this.observed?.spec !== key) this.observed = { spec: key, at: performance.now() };
+    if (this.observed?.spec !== key) this.observed = { spec: key, at: this.clock.now() };
     const holder = spec.holderIdentity ?? '';
     if (holder !== this.leader) {
       this.leader = holder;

@@ -1,6 +1,7 @@
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { collectDefaultMetrics, Registry } from 'prom-client';
+import { realClock, type Clock } from '#kube-core';
 import { InformerFactory, type InformerDefaults } from '../cache/informer-factory.js';
 import { Client } from '../client/cached-client.js';
 import { ResourceClient } from '../client/resource-client.js';
@@ -41,6 +42,12 @@ export interface ManagerOptions {
   cacheSyncTimeoutMs?: number;
   /** Stop on SIGTERM/SIGINT (default false: hosts such as NestJS often own the signals). */
   handleSignals?: boolean;
+  /**
+   * Time for everything the manager creates: informers (re-list backoff,
+   * resync), controllers (work queues, backoff, reconcile timeouts), leader
+   * election and event timestamps. Default: the wall clock.
+   */
+  clock?: Clock;
 }
 
 type Phase = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
@@ -62,6 +69,7 @@ export class Manager implements ControllerHost {
   readonly client: Client;
   readonly registry: Registry;
   readonly logger: Logger;
+  readonly clock: Clock;
   /** Resolves when the manager has stopped, with why. */
   readonly done: Promise<'stopped' | 'lost leadership'>;
   private resolveDone!: (why: 'stopped' | 'lost leadership') => void;
@@ -78,9 +86,11 @@ export class Manager implements ControllerHost {
 
   constructor(private readonly options: ManagerOptions) {
     this.logger = options.logger ?? jsonLogger();
+    this.clock = options.clock ?? realClock;
     this.registry = options.registry ?? defaultRegistry();
     this.transport = new KubeTransport(options.kubeConfig, { ...options.transport, registry: this.registry });
     this.informers = new InformerFactory(this.transport, {
+      clock: this.clock,
       ...options.informers,
       namespace: options.namespace,
       logger: this.logger,
@@ -122,6 +132,7 @@ export class Manager implements ControllerHost {
   eventRecorder(component: string): EventRecorder {
     const r = new EventRecorder(new ResourceClient(this.transport, EVENTS), component, {
       logger: this.logger,
+      clock: this.clock,
     });
     this.recorders.push(r);
     return r;
@@ -133,6 +144,11 @@ export class Manager implements ControllerHost {
 
   isLeader(): boolean {
     return this.elector ? this.elector.isLeader() : this.controllersRunning;
+  }
+
+  /** The identity this replica last saw holding the lease ('' before it has read it, or without leader election). */
+  currentLeader(): string {
+    return this.elector?.currentLeader() ?? '';
   }
 
   /** The port /healthz, /readyz and /metrics are served on (after start). */
@@ -166,6 +182,7 @@ export class Manager implements ControllerHost {
       renewDeadlineMs: le.renewDeadlineMs,
       retryPeriodMs: le.retryPeriodMs,
       logger: this.logger,
+      clock: this.clock,
       onStartedLeading: () => this.startControllers(),
       onStoppedLeading: (reason) => {
         if (reason === 'lost') void this.loseLeadership();

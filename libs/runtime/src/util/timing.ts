@@ -1,22 +1,18 @@
-/** Resolves after `ms`, or early (without rejecting) when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+import { realClock, type Clock } from '#kube-core';
+
+/**
+ * Resolves after `ms` on `clock` (the wall clock by default), or early
+ * (without rejecting) when `signal` aborts. A delay of 0 or less resolves
+ * at once, without waiting for a timer.
+ */
+export function sleep(ms: number, signal?: AbortSignal, clock: Clock = realClock): Promise<void> {
   if (signal?.aborted || ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return clock.sleep(ms, signal);
 }
 
 /** `base` scaled by a random factor in [1, 1 + factor): client-go's wait.Jitter. */
-export function jitter(base: number, factor: number): number {
-  return base * (1 + Math.random() * factor);
+export function jitter(base: number, factor: number, random: () => number = Math.random): number {
+  return base * (1 + random() * factor);
 }
 
 /**
@@ -33,10 +29,11 @@ export class Backoff {
     private readonly maxMs = 30_000,
     private readonly resetAfterMs = 120_000,
     private readonly jitterFactor = 1.0,
+    private readonly clock: Pick<Clock, 'now'> = realClock,
   ) {}
 
   /** The delay to wait before the next attempt; every call counts as one more failure. */
-  next(now = Date.now()): number {
+  next(now = this.clock.now()): number {
     if (this.current === 0 || now - this.lastFailure > this.resetAfterMs) this.current = this.initialMs;
     else this.current = Math.min(this.current * 2, this.maxMs);
     this.lastFailure = now;

@@ -1,3 +1,5 @@
+import { realClock, type Clock } from '#kube-core';
+
 /**
  * A token bucket (golang.org/x/time/rate semantics): `burst` tokens, refilled
  * at `qps` per second. `reserve()` always takes a token, possibly one that only
@@ -8,16 +10,19 @@ export class TokenBucket {
   /** Tokens available at `updatedAt`; negative when future tokens are already promised. Never above `burst`. */
   private tokens: number;
   private updatedAt: number;
+  private readonly now: () => number;
 
   constructor(
     readonly qps: number,
     readonly burst: number,
-    private readonly now: () => number = () => performance.now(),
+    /** Where time comes from: a Clock, or a function returning milliseconds. */
+    clock: Pick<Clock, 'now'> | (() => number) = realClock,
   ) {
+    this.now = typeof clock === 'function' ? clock : () => clock.now();
     if (!(qps > 0) || !(burst >= 1))
       throw new Error(`token bucket needs qps > 0 and burst >= 1, got qps=${qps} burst=${burst}`);
     this.tokens = burst;
-    this.updatedAt = now();
+    this.updatedAt = this.now();
   }
 
   /** Takes one token and returns the delay in ms until it is really available (0 = now). */
@@ -37,7 +42,9 @@ export class TokenBucket {
 
   private refill(): void {
     const t = this.now();
-    this.tokens = Math.min(this.burst, this.tokens + ((t - this.updatedAt) / 1000) * this.qps);
-    this.updatedAt = t;
+    // A clock that stepped back (wall-clock adjustment) refills nothing rather than taking tokens away.
+    const elapsed = Math.max(0, t - this.updatedAt);
+    this.tokens = Math.min(this.burst, this.tokens + (elapsed / 1000) * this.qps);
+    this.updatedAt = Math.max(t, this.updatedAt);
   }
 }

@@ -1,3 +1,4 @@
+import type { TimerHandle } from '#kube-core';
 import { WorkQueue, type QueueOptions } from './queue.js';
 
 /**
@@ -7,7 +8,7 @@ import { WorkQueue, type QueueOptions } from './queue.js';
  */
 export class DelayingQueue<T> extends WorkQueue<T> {
   /** Items waiting to be added, with their due time and timer; at most one timer per item. */
-  private readonly waiting = new Map<T, { dueAt: number; timer: ReturnType<typeof setTimeout> }>();
+  private readonly waiting = new Map<T, { dueAt: number; timer: TimerHandle }>();
 
   constructor(options: QueueOptions = {}) {
     super(options);
@@ -20,13 +21,13 @@ export class DelayingQueue<T> extends WorkQueue<T> {
       this.add(item);
       return;
     }
-    const dueAt = this.now() + delayMs;
+    const dueAt = this.clock.now() + delayMs;
     const pending = this.waiting.get(item);
     if (pending) {
       if (pending.dueAt <= dueAt) return;
-      clearTimeout(pending.timer);
+      this.clock.clearTimeout(pending.timer);
     }
-    const timer = setTimeout(() => {
+    const timer = this.clock.setTimeout(() => {
       this.waiting.delete(item);
       this.add(item);
     }, delayMs);
@@ -39,7 +40,7 @@ export class DelayingQueue<T> extends WorkQueue<T> {
   }
 
   protected override onShutDown(): void {
-    for (const { timer } of this.waiting.values()) clearTimeout(timer);
+    for (const { timer } of this.waiting.values()) this.clock.clearTimeout(timer);
     this.waiting.clear();
   }
 }

@@ -1,11 +1,13 @@
 import type { Registry } from 'prom-client';
+import { realClock, type Clock } from '#kube-core';
 import { onScrape, queueMetrics, type QueueMetrics } from './metrics.js';
 
 export interface QueueOptions {
   /** Metric label; metrics are recorded only when both name and registry are given. */
   name?: string;
   registry?: Registry;
-  now?: () => number;
+  /** Times queue latency and work duration, and (delaying queues) schedules delayed adds. Default: the wall clock. */
+  clock?: Clock;
 }
 
 /**
@@ -33,13 +35,13 @@ export class WorkQueue<T> {
   private waiters: Array<(item: T | undefined) => void> = [];
   private drainWaiters: Array<() => void> = [];
   private shuttingDown = false;
-  protected readonly now: () => number;
+  protected readonly clock: Clock;
   private readonly metrics?: QueueMetrics;
   private readonly name: string;
   private unregisterScrape?: () => void;
 
   constructor(options: QueueOptions = {}) {
-    this.now = options.now ?? (() => performance.now());
+    this.clock = options.clock ?? realClock;
     this.name = options.name ?? '';
     if (options.name && options.registry) {
       this.metrics = queueMetrics(options.registry);
@@ -76,7 +78,7 @@ export class WorkQueue<T> {
     const started = this.processing.get(item);
     if (started === undefined) return;
     this.processing.delete(item);
-    this.metrics?.workDuration.observe({ name: this.name }, (this.now() - started) / 1000);
+    this.metrics?.workDuration.observe({ name: this.name }, elapsedSeconds(started, this.clock.now()));
     if (this.dirty.has(item)) this.enqueue(item);
     if (this.processing.size === 0) this.releaseDrainWaiters();
   }
@@ -115,7 +117,7 @@ export class WorkQueue<T> {
 
   private enqueue(item: T): void {
     const waiter = this.waiters.shift();
-    this.queuedSince.set(item, this.now());
+    this.queuedSince.set(item, this.clock.now());
     if (waiter) {
       this.items.push(item);
       waiter(this.take());
@@ -132,13 +134,14 @@ export class WorkQueue<T> {
       this.head = 0;
     }
     this.dirty.delete(item);
-    const t = this.now();
+    const t = this.clock.now();
     this.processing.set(item, t);
     const since = this.queuedSince.get(item);
     this.queuedSince.delete(item);
     if (this.metrics) {
       this.metrics.depth.set({ name: this.name }, this.len());
-      if (since !== undefined) this.metrics.queueDuration.observe({ name: this.name }, (t - since) / 1000);
+      if (since !== undefined)
+        this.metrics.queueDuration.observe({ name: this.name }, elapsedSeconds(since, t));
     }
     return item;
   }
@@ -152,11 +155,11 @@ export class WorkQueue<T> {
 
   private updateRunningGauges(): void {
     if (!this.metrics) return;
-    const t = this.now();
+    const t = this.clock.now();
     let longest = 0;
     let total = 0;
     for (const started of this.processing.values()) {
-      const s = (t - started) / 1000;
+      const s = elapsedSeconds(started, t);
       total += s;
       longest = Math.max(longest, s);
     }
@@ -167,4 +170,9 @@ export class WorkQueue<T> {
   protected recordRetry(): void {
     this.metrics?.retries.inc({ name: this.name });
   }
+}
+
+/** Seconds from `from` to `to`, never negative (a wall clock may step back). */
+function elapsedSeconds(from: number, to: number): number {
+  return Math.max(0, to - from) / 1000;
 }

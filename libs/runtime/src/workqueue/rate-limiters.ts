@@ -1,3 +1,4 @@
+import type { Clock } from '#kube-core';
 import { TokenBucket } from '../util/token-bucket.js';
 
 /** How long an item must wait before its next retry (client-go default_rate_limiters.go). */
@@ -33,8 +34,8 @@ export class ItemExponentialFailureRateLimiter<T> implements RateLimiter<T> {
 /** One token bucket for all items: bounds the overall retry rate. */
 export class BucketRateLimiter<T> implements RateLimiter<T> {
   private readonly bucket: TokenBucket;
-  constructor(qps = 10, burst = 100, now?: () => number) {
-    this.bucket = new TokenBucket(qps, burst, now);
+  constructor(qps = 10, burst = 100, clock?: Pick<Clock, 'now'> | (() => number)) {
+    this.bucket = new TokenBucket(qps, burst, clock);
   }
   when(_item: T): number {
     return this.bucket.reserve();
@@ -63,9 +64,9 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
 }
 
 /** client-go's DefaultControllerRateLimiter: per item 5 ms → 1000 s, overall 10 qps / burst 100. */
-export function defaultControllerRateLimiter<T>(): RateLimiter<T> {
+export function defaultControllerRateLimiter<T>(clock?: Pick<Clock, 'now'>): RateLimiter<T> {
   return new MaxOfRateLimiter<T>(
     new ItemExponentialFailureRateLimiter<T>(5, 1_000_000),
-    new BucketRateLimiter<T>(10, 100),
+    new BucketRateLimiter<T>(10, 100, clock),
   );
 }

@@ -19,7 +19,7 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
 
   constructor(options: RateLimitingQueueOptions<T> = {}) {
     super(options);
-    this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>();
+    this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
   }
 
   addRateLimited(item: T): void {
