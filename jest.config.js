@@ -8,7 +8,7 @@ export default {
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
   testPathIgnorePatterns: ["/node_modules/", "/dist/", "/test/real-cluster/"],
   moduleNameMapper: {
-    '^#(api|renderer|kube-server|runtime|kube-core)$': '<rootDir>/libs/$1/src/index.ts',
+    '^#(api|renderer|kube-server|runtime|kube-core|definitions)$': '<rootDir>/libs/$1/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { createRenderer, parseSources, renderObjects } from '#renderer';
-import { loadBuiltinDefinitions, projectRoot } from '../../apps/cli/src/io/builtin-definitions.js';
+import { loadBuiltinDefinitions, projectRoot } from '#definitions';
 import { median, type BenchResult, type BenchSuite } from '../types.js';
 
 /** One webservice component with three traits: the shape the targets are stated for. */

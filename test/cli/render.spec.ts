@@ -3,7 +3,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { projectRoot } from '../../apps/cli/src/io/builtin-definitions.js';
+import { projectRoot } from '#definitions';
 import { ensureBuilt } from '../support/build.js';
 
 /** `oam render` as a user runs it: the built CLI in a child process (`npm test` builds first). */

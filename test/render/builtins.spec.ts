@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import { createRenderer, renderSources, type RendererHandle } from '#renderer';
 import type { Definition } from '#api';
-import { loadBuiltinDefinitions, projectRoot } from '../../apps/cli/src/io/builtin-definitions.js';
+import { loadBuiltinDefinitions, projectRoot } from '#definitions';
 
 /**
  * Every built-in definition renders through the Renderer, parameter

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { createRenderer, renderSources, type RendererHandle } from '#renderer';
 import type { Definition } from '#api';
-import { loadBuiltinDefinitions, projectRoot } from '../../apps/cli/src/io/builtin-definitions.js';
+import { loadBuiltinDefinitions, projectRoot } from '#definitions';
 import { readInputs } from '../../apps/cli/src/io/read-inputs.js';
 import { formatObjects } from '../../apps/cli/src/output/print-objects.js';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { API_VERSION, ConditionSchema, NameSchema, ObjectMetaSchema, PropertiesSchema } from './meta.js';
+import { ApplicationStatusSchema } from './application-status.js';
+import { API_VERSION, NameSchema, ObjectMetaSchema, PropertiesSchema } from './meta.js';
 
 export const ApplicationTraitSchema = z.object({
   type: z.string().min(1),
@@ -62,26 +63,6 @@ export const ObjectRefSchema = z.object({
   name: z.string(),
 });
 export type ObjectRef = z.infer<typeof ObjectRefSchema>;
-
-export const HealthStatusSchema = z.object({
-  name: z.string(),
-  healthy: z.boolean(),
-  message: z.string().optional(),
-  traits: z
-    .array(z.object({ type: z.string(), healthy: z.boolean(), message: z.string().optional() }))
-    .optional(),
-});
-
-export const ApplicationStatusSchema = z
-  .object({
-    observedGeneration: z.number().int().optional(),
-    phase: z.string().optional(),
-    conditions: z.array(ConditionSchema).optional(),
-    services: z.array(HealthStatusSchema).optional(),
-    appliedResources: z.array(ObjectRefSchema).optional(),
-    latestRevision: z.object({ name: z.string(), revision: z.number().int() }).optional(),
-  })
-  .loose();
 
 export const ApplicationSchema = z.object({
   apiVersion: z.literal(API_VERSION),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { API_VERSION, ObjectMetaSchema, PropertiesSchema, NameSchema } from './meta.js';
-import { ApplicationStatusSchema } from './application.js';
+import { ApplicationStatusSchema } from './application-status.js';
 
 /** A developer-owned component: deploys by itself unless an Application references it. */
 export const ComponentSchema = z.object({

@@ -25,9 +25,12 @@ export const OAM_KINDS: readonly KindInfo[] = [
     shortNames: ['app'],
     schema: ApplicationSchema,
     printerColumns: [
+      // KubeVela's columns, so `kubectl get app` reads the same on both.
       { name: 'Component', type: 'string', jsonPath: '.spec.components[*].name' },
-      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
-      { name: 'Healthy', type: 'string', jsonPath: `.status.conditions[?(@.type=="Healthy")].status` },
+      { name: 'Type', type: 'string', jsonPath: '.spec.components[*].type' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.status' },
+      { name: 'Healthy', type: 'boolean', jsonPath: '.status.services[*].healthy' },
+      { name: 'Status', type: 'string', jsonPath: '.status.services[*].message' },
       age,
     ],
   },
@@ -39,7 +42,7 @@ export const OAM_KINDS: readonly KindInfo[] = [
     schema: ComponentSchema,
     printerColumns: [
       { name: 'Type', type: 'string', jsonPath: '.spec.type' },
-      { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+      { name: 'Phase', type: 'string', jsonPath: '.status.status' },
       age,
     ],
   },

@@ -1,4 +1,4 @@
-import { createCueEngine } from './engines/cue/index.js';
+import { createCueEngine, type CueEngine } from './engines/cue/index.js';
 import { createHandlebarsEngine } from './engines/handlebars/index.js';
 import { TemplateCompiler } from './engines/compiler.js';
 import { Renderer } from './render/renderer.js';
@@ -7,6 +7,8 @@ import type { ClusterInfo } from './render/context.js';
 export interface RendererHandle {
   renderer: Renderer;
   compiler: TemplateCompiler;
+  /** Evaluates health policies and custom status (`evaluateHealth`) on the same CUE workers. */
+  health: Pick<CueEngine, 'evaluateSource'>;
   /** Stops the CUE worker threads; the process can exit only after this. */
   close(): Promise<void>;
 }
@@ -16,10 +18,8 @@ export function createRenderer(
   options: { timeoutMs?: number; poolSize?: number; cluster?: ClusterInfo } = {},
 ): RendererHandle {
   const timeoutMs = options.timeoutMs ?? 5000;
-  const compiler = new TemplateCompiler({
-    cue: createCueEngine({ timeoutMs, poolSize: options.poolSize }),
-    handlebars: createHandlebarsEngine({ timeoutMs }),
-  });
+  const cue = createCueEngine({ timeoutMs, poolSize: options.poolSize });
+  const compiler = new TemplateCompiler({ cue, handlebars: createHandlebarsEngine({ timeoutMs }) });
   const renderer = new Renderer({ compiler, cluster: options.cluster });
-  return { renderer, compiler, close: () => compiler.close() };
+  return { renderer, compiler, health: cue, close: () => compiler.close() };
 }

@@ -11,14 +11,13 @@ export interface DefinitionCatalog {
   hiddenNamespaces?(kind: Definition['kind'], type: string, namespace: string): string[];
 }
 
-export const DEFAULT_SYSTEM_NAMESPACE = 'oam-system';
-
 /**
- * KubeVela installs its definitions in `vela-system`, and `vela def get`
- * exports them with that namespace: files brought over from KubeVela are
- * system definitions here too.
+ * Where the controller installs the built-ins: KubeVela's `vela-system`, so
+ * KubeVela users' definitions are found where they keep them, and files
+ * exported by `vela def get` (which carry that namespace) are system ones here too.
  */
-export const KUBEVELA_SYSTEM_NAMESPACE = 'vela-system';
+export const DEFAULT_SYSTEM_NAMESPACE = 'vela-system';
+export const KUBEVELA_SYSTEM_NAMESPACE = DEFAULT_SYSTEM_NAMESPACE;
 
 /**
  * Definitions held in memory. Lookup follows the design: the application's

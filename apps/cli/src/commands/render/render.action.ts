@@ -1,14 +1,18 @@
+import { BuiltinDefinitionsError, loadBuiltinDefinitions } from '#definitions';
 import { createRenderer, renderSources } from '#renderer';
-import { loadBuiltinDefinitions } from '../../io/builtin-definitions.js';
 import { readInputs } from '../../io/read-inputs.js';
 import { formatObjects } from '../../output/print-objects.js';
 import { reportProblems } from '../../output/report.js';
+import { UserError } from '../../output/user-error.js';
 import type { RenderFlags } from './index.js';
 
 /** Exit 0 with the objects on stdout, or 1 with every error on stderr and nothing on stdout. */
 export async function runRender(flags: RenderFlags): Promise<number> {
   const files = await readInputs(flags.file);
-  const builtins = await loadBuiltinDefinitions();
+  const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
+    // A broken built-in is our bug, but it should still read like any other error.
+    throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
+  });
   const handle = createRenderer();
   try {
     const result = await renderSources(files, handle.renderer, {

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ConditionSchema } from './meta.js';
+
+/** KubeVela's `status.status` values, so its tools read ours. */
+export const APPLICATION_PHASES = [
+  'rendering',
+  'runningWorkflow',
+  'running',
+  'unhealthy',
+  'deleting',
+] as const;
+export type ApplicationPhase = (typeof APPLICATION_PHASES)[number];
+
+/** The condition types the controller maintains on an Application. */
+export const CONDITION_TYPES = ['Rendered', 'Applied', 'Healthy', 'Ready', 'Supported'] as const;
+
+/** An object the controller applied, by identity: pruning deletes only what is recorded here with this UID. */
+export const AppliedResourceSchema = z.object({
+  apiVersion: z.string(),
+  kind: z.string(),
+  namespace: z.string().optional(),
+  name: z.string(),
+  uid: z.string().optional(),
+  /** The component that rendered it. */
+  component: z.string().optional(),
+  /** The trait type that rendered it; absent for the workload and the component's own outputs. */
+  trait: z.string().optional(),
+});
+export type AppliedResource = z.infer<typeof AppliedResourceSchema>;
+
+export const TraitHealthSchema = z.object({
+  type: z.string(),
+  healthy: z.boolean(),
+  message: z.string().optional(),
+});
+
+/** One component's health, KubeVela's `status.services[]`. */
+export const ServiceStatusSchema = z.object({
+  name: z.string(),
+  namespace: z.string().optional(),
+  healthy: z.boolean(),
+  message: z.string().optional(),
+  workloadDefinition: z.object({ apiVersion: z.string(), kind: z.string() }).optional(),
+  traits: z.array(TraitHealthSchema).optional(),
+});
+export type ServiceStatus = z.infer<typeof ServiceStatusSchema>;
+
+export const LatestRevisionSchema = z.object({
+  name: z.string(),
+  revision: z.number().int(),
+  revisionHash: z.string().optional(),
+});
+
+/** The status of an Application (and of a standalone Component): KubeVela's shape plus conditions. */
+export const ApplicationStatusSchema = z
+  .object({
+    status: z.enum(APPLICATION_PHASES).optional(),
+    observedGeneration: z.number().int().optional(),
+    conditions: z.array(ConditionSchema).optional(),
+    services: z.array(ServiceStatusSchema).optional(),
+    appliedResources: z.array(AppliedResourceSchema).optional(),
+    latestRevision: LatestRevisionSchema.optional(),
+  })
+  .loose();
+export type ApplicationStatus = z.infer<typeof ApplicationStatusSchema>;
