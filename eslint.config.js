@@ -1,16 +1,35 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import boundaries from './scripts/eslint/boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**', 'test/real-cluster/go/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-explicit-any': 'off',
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
+  },
+  {
+    // Libs are reached through their index.ts; libs never import apps (scripts/eslint/boundaries.js).
+    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    plugins: { oam: { rules: { boundaries } } },
+    rules: { 'oam/boundaries': 'error' },
   },
 );
