@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { Registry } from 'prom-client';
+import { FakeClock } from '#kube-core';
 import { DelayingQueue } from './delaying-queue.js';
 import { WorkQueue } from './queue.js';
 import { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter } from './rate-limiters.js';
@@ -68,46 +69,67 @@ describe('WorkQueue', () => {
     expect(drained).toBe(true);
   });
 
-  it('records depth, adds, retries and durations when given a registry', async () => {
+  it('records depth, adds, retries and durations (on its clock) when given a registry', async () => {
     const registry = new Registry();
-    const q = new RateLimitingQueue<string>({ name: 'things', registry });
+    const clock = new FakeClock();
+    const q = new RateLimitingQueue<string>({ name: 'things', registry, clock });
     q.add('a');
     q.add('b');
-    q.done((await q.get())!);
+    await clock.advance(250); // both wait 250 ms before a worker takes them
+    const a = (await q.get())!;
+    await clock.advance(500);
+    q.done(a);
     q.addRateLimited('a');
-    const text = await registry.metrics();
+    let text = await registry.metrics();
     expect(text).toMatch(/workqueue_depth\{name="things"\} 1/);
     expect(text).toMatch(/workqueue_adds_total\{name="things"\} 2/);
     expect(text).toMatch(/workqueue_retries_total\{name="things"\} 1/);
     expect(text).toMatch(/workqueue_work_duration_seconds_count\{name="things"\} 1/);
-    expect(text).toMatch(/workqueue_longest_running_processor_seconds\{name="things"\} 0/);
+    expect(text).toMatch(/workqueue_work_duration_seconds_sum\{name="things"\} 0\.5\n/);
+    expect(text).toMatch(/workqueue_queue_duration_seconds_sum\{name="things"\} 0\.25\n/);
+    expect(text).toMatch(/workqueue_longest_running_processor_seconds\{name="things"\} 0\n/);
+    await q.get(); // 'b', left processing
+    await clock.advance(1500);
+    text = await registry.metrics();
+    expect(text).toMatch(/workqueue_longest_running_processor_seconds\{name="things"\} 1\.5\n/);
     q.shutDown();
   });
 });
 
 describe('DelayingQueue', () => {
   it('adds a key after its delay, once, at the earliest requested time', async () => {
-    const q = new DelayingQueue<string>();
+    const clock = new FakeClock();
+    const q = new DelayingQueue<string>({ clock });
     q.addAfter('a', 80);
     q.addAfter('a', 20);
     q.addAfter('a', 200);
     expect(q.len()).toBe(0);
-    const t0 = performance.now();
-    expect(await q.get()).toBe('a');
-    const waited = performance.now() - t0;
-    expect(waited).toBeGreaterThanOrEqual(15);
-    expect(waited).toBeLessThan(80);
+    expect(clock.pending).toBe(1); // one timer per key: the later requests did not add timers
+    let got: string | undefined;
+    void q.get().then((k) => (got = k));
+    await clock.advance(19);
+    expect(got).toBeUndefined();
+    await clock.advance(1);
+    expect(got).toBe('a');
     expect(q.waitingCount()).toBe(0);
+    q.done('a');
+    await clock.advance(1000); // past the 80 and 200 ms requests: they were merged into the first
+    expect(q.len()).toBe(0);
+    expect(clock.pending).toBe(0);
     q.shutDown();
   });
 
   it('adds immediately for a zero delay and drops delayed keys at shutdown', async () => {
-    const q = new DelayingQueue<string>();
+    const clock = new FakeClock();
+    const q = new DelayingQueue<string>({ clock });
     q.addAfter('now', 0);
     q.addAfter('later', 10_000);
     expect(q.len()).toBe(1);
     q.shutDown();
     expect(q.waitingCount()).toBe(0);
+    expect(clock.pending).toBe(0); // the timer is cancelled, not left to fire
+    await clock.advance(20_000);
+    expect(q.len()).toBe(1);
   });
 });
 
@@ -123,21 +145,20 @@ describe('rate limiters', () => {
     expect(rl.when('a')).toBe(5);
   });
 
-  it('lets a burst through, then paces at qps', () => {
-    let now = 0;
-    const rl = new BucketRateLimiter<string>(10, 3, () => now);
+  it('lets a burst through, then paces at qps', async () => {
+    const clock = new FakeClock();
+    const rl = new BucketRateLimiter<string>(10, 3, clock);
     expect([rl.when('a'), rl.when('b'), rl.when('c')]).toEqual([0, 0, 0]);
     expect(rl.when('d')).toBeCloseTo(100);
     expect(rl.when('e')).toBeCloseTo(200);
-    now = 1000;
+    await clock.advance(1000);
     expect(rl.when('f')).toBe(0);
   });
 
   it('the default combination takes the larger of per-item backoff and the bucket', () => {
-    const now = 0;
     const rl = new MaxOfRateLimiter<string>(
       new ItemExponentialFailureRateLimiter(5, 1000),
-      new BucketRateLimiter(10, 1, () => now),
+      new BucketRateLimiter(10, 1, new FakeClock()),
     );
     expect(rl.when('a')).toBe(5);
     expect(rl.when('b')).toBeCloseTo(100);
@@ -145,15 +166,43 @@ describe('rate limiters', () => {
   });
 
   it('addRateLimited requeues after the backoff and forget starts over', async () => {
-    const q = new RateLimitingQueue<string>({ rateLimiter: new ItemExponentialFailureRateLimiter(20, 1000) });
+    const clock = new FakeClock();
+    const q = new RateLimitingQueue<string>({
+      rateLimiter: new ItemExponentialFailureRateLimiter(20, 1000),
+      clock,
+    });
     q.addRateLimited('a');
     expect(q.len()).toBe(0);
+    await clock.advance(19);
+    expect(q.len()).toBe(0);
+    await clock.advance(1);
+    expect(q.len()).toBe(1);
     expect(await q.get()).toBe('a');
     q.done('a');
-    q.addRateLimited('a');
+    q.addRateLimited('a'); // second failure: 40 ms
     expect(q.numRequeues('a')).toBe(2);
+    await clock.advance(39);
+    expect(q.len()).toBe(0);
+    await clock.advance(1);
+    expect(q.len()).toBe(1);
     q.forget('a');
     expect(q.numRequeues('a')).toBe(0);
+    q.shutDown();
+  });
+
+  it("the default rate limiter of a queue paces on the queue's clock", async () => {
+    const clock = new FakeClock();
+    const q = new RateLimitingQueue<string>({ clock });
+    for (let i = 0; i < 100; i++) q.rateLimiter.when(`burst-${i}`); // the bucket's 100 tokens
+    q.addRateLimited('a'); // per item 5 ms, but the bucket has no token for 100 ms
+    await clock.advance(99);
+    expect(q.len()).toBe(0);
+    await clock.advance(1);
+    expect(q.len()).toBe(1);
+    await clock.advance(1000); // the bucket refills 10 tokens in a second of the queue's time
+    q.addRateLimited('b'); // so only the per-item 5 ms applies
+    await clock.advance(5);
+    expect(q.len()).toBe(2);
     q.shutDown();
   });
 });
@@ -180,8 +229,12 @@ describe('WorkQueue properties (random add/get/done/forget/shutDown sequences)',
   it('keeps dedup, exclusivity and no-lost-update invariants', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 60 }), async (ops) => {
-        // Per-item backoff of 0 ms keeps the run synchronous-ish; the bucket is huge so it never delays.
-        const q = new RateLimitingQueue<string>({ rateLimiter: new ItemExponentialFailureRateLimiter(0, 0) });
+        // A per-item backoff of 0 ms re-adds at once: the run stays synchronous, no timer is ever needed.
+        const clock = new FakeClock();
+        const q = new RateLimitingQueue<string>({
+          rateLimiter: new ItemExponentialFailureRateLimiter(0, 0),
+          clock,
+        });
         const held = new Set<string>(); // handed out, not done: the "workers"
         const needsRun = new Set<string>(); // added (before shutdown) since last hand-out
         let shut = false;
@@ -216,7 +269,7 @@ describe('WorkQueue properties (random add/get/done/forget/shutDown sequences)',
           expect(q.processingCount()).toBe(held.size);
         }
         // Drain: every key that needed a run after its last hand-out is handed out again, exactly once.
-        await new Promise((r) => setTimeout(r, 2)); // let 0 ms rate-limited re-adds fire
+        expect(clock.pending).toBe(0); // nothing is waiting for a delay: every re-add already happened
         for (const k of [...held]) {
           held.delete(k);
           q.done(k);
