@@ -1,3 +1,5 @@
+import { FakeClock } from '#kube-core';
+import { advanceUntil } from '../../test/fake-time.js';
 import { KubeApiError } from '../client/api-error.js';
 import type { ListOptions, WatchEvent, WatchOptions } from '../client/resource-client.js';
 import type { StreamEnd } from '../client/transport.js';
@@ -11,6 +13,12 @@ const cm = (name: string, rv: string): KubeObject => ({
   kind: 'ConfigMap',
   metadata: { name, namespace: 'ns', resourceVersion: rv },
 });
+/** Every test runs on its own fake clock: backoff waits are stepped through, never slept. */
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock(0);
+});
+
 const gone = () => new KubeApiError(410, 'Expired', 'too old resource version', 'GET', '/api/v1/configmaps');
 
 type ListStep = { items: KubeObject[]; resourceVersion: string } | Error;
@@ -33,7 +41,7 @@ class ScriptedSource implements ListerWatcher<KubeObject> {
   async listAll(
     options: ListOptions & { pageSize?: number },
   ): Promise<{ items: KubeObject[]; resourceVersion: string }> {
-    this.listCalls.push({ ...options, at: performance.now() });
+    this.listCalls.push({ ...options, at: clock.now() });
     const step = this.lists.length > 1 ? this.lists.shift()! : this.lists[0];
     if (step instanceof Error) throw step;
     return { items: step.items.map((o) => structuredClone(o)), resourceVersion: step.resourceVersion };
@@ -75,13 +83,8 @@ function consume(fifo: DeltaFIFO, store: Indexer, deletes: string[]): Promise<vo
   })();
 }
 
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
+/** Steps the fake clock (backoff timers) until `check` holds. */
+const until = (check: () => boolean, what: string): Promise<void> => advanceUntil(clock, check, what);
 
 function harness(
   source: ScriptedSource,
@@ -97,6 +100,7 @@ function harness(
     backoffInitialMs: 5,
     backoffMaxMs: 40,
     ...extra,
+    clock,
   });
   const abort = new AbortController();
   const running = reflector.run(abort.signal);
@@ -158,7 +162,10 @@ describe('Reflector', () => {
       await until(() => source.listCalls.length === 2 && r.names().length === 1, 're-list to apply');
       expect(r.names()).toEqual(['ns/a']);
       expect(r.deletes).toEqual(['ns/b (tombstone)']);
-      expect(source.listCalls[1].at - source.listCalls[0].at).toBeGreaterThanOrEqual(25);
+      // The first backoff: 30 ms with up to 100 % jitter, on the reflector's clock.
+      const gap = source.listCalls[1].at - source.listCalls[0].at;
+      expect(gap).toBeGreaterThanOrEqual(30);
+      expect(gap).toBeLessThan(60);
       expect(r.reflector.stats.relistsOnGone).toBe(1);
       await until(() => source.watchCalls.length === 2, 'watch after the re-list');
       expect(source.watchCalls[1].resourceVersion).toBe('20');
@@ -210,15 +217,19 @@ describe('Reflector', () => {
       }),
     );
     const r = harness(source, { backoffInitialMs: 10, backoffMaxMs: 80 });
-    await new Promise((res) => setTimeout(res, 400));
+    await clock.advance(400); // 400 ms of the reflector's time, every timer in it fired in order
     await r.stop();
     const lists = source.listCalls.length;
-    // Without backoff this would be thousands; with 10 → 20 → 40 → 80 ms (+ up to 100 % jitter) it is a handful.
-    expect(lists).toBeGreaterThanOrEqual(3);
-    expect(lists).toBeLessThanOrEqual(12);
+    // Without backoff this would be a hot loop (every list and watch answers at once); with
+    // 10 → 20 → 40 → 80 → 80 ms, each plus up to 100 % jitter, 400 ms hold 5 to 8 lists.
+    expect(lists).toBeGreaterThanOrEqual(5);
+    expect(lists).toBeLessThanOrEqual(8);
     const gaps = source.listCalls.slice(1).map((c, i) => c.at - source.listCalls[i].at);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(9);
-    expect(Math.max(...gaps.slice(-2))).toBeGreaterThanOrEqual(40); // it grew
+    gaps.forEach((gap, i) => {
+      const base = Math.min(10 * 2 ** i, 80); // doubling, capped
+      expect(gap).toBeGreaterThanOrEqual(base);
+      expect(gap).toBeLessThan(2 * base);
+    });
   });
 
   it('treats a silent watch as dead: passes the idle timeout down and restarts from the same resourceVersion without re-listing', async () => {
@@ -234,6 +245,7 @@ describe('Reflector', () => {
       name: 't',
       idleTimeoutMs: 1234,
       watchTimeoutSeconds: 60,
+      clock,
     });
     const abort = new AbortController();
     const running = reflector.run(abort.signal);
@@ -307,6 +319,7 @@ describe('Reflector', () => {
       listerWatcher: source,
       fifo,
       name: 't',
+      clock,
       transform: (obj) => {
         const { managedFields: _m, ...metadata } = obj.metadata!;
         return { ...obj, metadata };

@@ -1,3 +1,5 @@
+import { FakeClock } from '#kube-core';
+import { advanceUntil } from '../../test/fake-time.js';
 import type { WatchEvent, WatchOptions } from '../client/resource-client.js';
 import type { StreamEnd } from '../client/transport.js';
 import { memoryLogger } from '../log/logger.js';
@@ -59,13 +61,12 @@ class LiveSource implements ListerWatcher<KubeObject> {
   }
 }
 
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
-  }
-}
+/** Every informer here runs on a fake clock: re-list backoff and resync are stepped through, never slept. */
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock(0);
+});
+const until = (check: () => boolean, what: string): Promise<void> => advanceUntil(clock, check, what);
 
 function recorder() {
   const events: string[] = [];
@@ -88,7 +89,7 @@ describe('SharedInformer', () => {
   it('syncs, stores objects frozen and without managedFields, and tells handlers about adds, updates (old and new) and deletes', async () => {
     const source = new LiveSource();
     source.listed = [cm('a', '1'), cm('b', '1')];
-    const informer = new SharedInformer({ listerWatcher: source, name: 'cm', backoffInitialMs: 5 });
+    const informer = new SharedInformer({ listerWatcher: source, name: 'cm', backoffInitialMs: 5, clock });
     const r = recorder();
     informer.addEventHandler(r.handler);
     expect(informer.hasSynced()).toBe(false);
@@ -117,7 +118,7 @@ describe('SharedInformer', () => {
   it('a handler added after start first gets the current contents, then live events; removal stops delivery', async () => {
     const source = new LiveSource();
     source.listed = [cm('a', '1'), cm('b', '1')];
-    const informer = new SharedInformer({ listerWatcher: source, name: 'cm' });
+    const informer = new SharedInformer({ listerWatcher: source, name: 'cm', clock });
     informer.start();
     try {
       await informer.waitForSync();
@@ -144,6 +145,7 @@ describe('SharedInformer', () => {
       name: 'cm',
       backoffInitialMs: 5,
       backoffMaxMs: 20,
+      clock,
     });
     const r = recorder();
     const lastKnown: KubeObject[] = [];
@@ -174,16 +176,25 @@ describe('SharedInformer', () => {
   it('replays the cache to handlers as updates every resync period', async () => {
     const source = new LiveSource();
     source.listed = [cm('a', '1')];
-    const informer = new SharedInformer({ listerWatcher: source, name: 'cm', resyncPeriodMs: 30 });
+    const informer = new SharedInformer({ listerWatcher: source, name: 'cm', resyncPeriodMs: 30, clock });
     const r = recorder();
     informer.addEventHandler(r.handler);
     informer.start();
+    const resyncs = (): number => r.events.filter((e) => e === 'update a 1->1').length;
     try {
       await informer.waitForSync();
-      await until(() => r.events.filter((e) => e === 'update a 1->1').length >= 2, 'two resyncs');
+      await clock.advance(29);
+      expect(resyncs()).toBe(0);
+      await clock.advance(1);
+      expect(resyncs()).toBe(1);
+      await clock.advance(30);
+      expect(resyncs()).toBe(2);
+      await clock.advance(25);
+      expect(resyncs()).toBe(2);
     } finally {
       await informer.stop();
     }
+    expect(clock.pending).toBe(0); // stop cancels the next resync
   });
 
   it('keeps custom indexes and an optional transform; a throwing handler is logged and does not stop the others', async () => {
@@ -194,6 +205,7 @@ describe('SharedInformer', () => {
       listerWatcher: source,
       name: 'cm',
       logger,
+      clock,
       transform: null, // keep objects as they come (managedFields included)
       indexers: { byType: (o) => (o.metadata?.labels?.type ? [o.metadata.labels.type] : []) },
     });
