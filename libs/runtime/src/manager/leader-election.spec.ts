@@ -1,3 +1,5 @@
+import { FakeClock } from '#kube-core';
+import { advanceUntil } from '../../test/fake-time.js';
 import { KubeApiError } from '../client/api-error.js';
 import type { ResourceClient } from '../client/resource-client.js';
 import type { KubeObject } from '../util/object.js';
@@ -10,9 +12,11 @@ type Lease = KubeObject & {
 /**
  * One Lease with the API server's optimistic concurrency: create fails with
  * AlreadyExists, update with a stale resourceVersion fails with Conflict.
- * Reads are slow enough that concurrent candidates read the same version.
+ * Every request takes 5 ms of the fake clock, so concurrent candidates read the same version.
  */
 class LeaseStore {
+  constructor(private readonly clock: FakeClock) {}
+
   lease?: Lease;
   private rv = 0;
   /** Identities whose requests get no answer (a partitioned or killed replica). */
@@ -24,7 +28,7 @@ class LeaseStore {
       if (this.unreachable.has(identity))
         throw new KubeApiError(0, 'NetworkError', 'connect ECONNREFUSED', verb, '/leases');
     };
-    const pause = () => new Promise((r) => setTimeout(r, 5));
+    const pause = () => this.clock.sleep(5);
     return {
       get: async () => {
         check('GET');
@@ -62,6 +66,24 @@ class LeaseStore {
 
 const TIMINGS = { leaseDurationMs: 1000, renewDeadlineMs: 600, retryPeriodMs: 100 };
 
+/** Every test runs on its own fake clock: lease expiry, deadlines and retries are stepped through. */
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock(0);
+});
+const until = (check: () => boolean, what: string): Promise<void> => advanceUntil(clock, check, what);
+
+/** A seeded PRNG (mulberry32) for the retry jitter: random-looking, and the same on every run. */
+function seeded(seed: string): () => number {
+  let a = [...seed].reduce((h, c) => Math.imul(h ^ c.charCodeAt(0), 0x9e3779b1), 0x12345678);
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 function candidate(store: LeaseStore, identity: string, log: string[]) {
   const abort = new AbortController();
   const config: LeaderElectionConfig = {
@@ -70,20 +92,22 @@ function candidate(store: LeaseStore, identity: string, log: string[]) {
     name: 'lock',
     identity,
     ...TIMINGS,
-    onStartedLeading: () => void log.push(`${identity} leads @${Math.round(performance.now())}`),
-    onStoppedLeading: (why) => void log.push(`${identity} ${why} @${Math.round(performance.now())}`),
+    clock,
+    random: seeded(identity),
+    onStartedLeading: () => void log.push(`${identity} leads @${clock.now()}`),
+    onStoppedLeading: (why) => void log.push(`${identity} ${why} @${clock.now()}`),
   };
   const elector = new LeaderElector(config);
-  const running = elector.run(abort.signal);
-  return { elector, abort, running };
+  let returned = false;
+  const running = elector.run(abort.signal).then(() => void (returned = true));
+  return { elector, abort, running, returned: () => returned };
 }
 
-async function until(check: () => boolean, what: string, ms = 5000): Promise<void> {
-  const end = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
+/** Aborts candidates and steps the clock until each run() returned (releasing takes a request). */
+async function stopAll(...cs: Array<ReturnType<typeof candidate>>): Promise<void> {
+  for (const c of cs) c.abort.abort();
+  await until(() => cs.every((c) => c.returned()), 'the candidates to stop');
+  await Promise.all(cs.map((c) => c.running));
 }
 
 const at = (line: string) => Number(line.split('@')[1]);
@@ -91,7 +115,7 @@ const at = (line: string) => Number(line.split('@')[1]);
 describe('LeaderElector', () => {
   it("uses client-go's defaults (15 s / 10 s / 2 s) and rejects timings that cannot work", () => {
     const base = {
-      leases: new LeaseStore().clientFor('a'),
+      leases: new LeaseStore(new FakeClock()).clientFor('a'),
       namespace: 'ns',
       name: 'l',
       identity: 'a',
@@ -109,7 +133,7 @@ describe('LeaderElector', () => {
   });
 
   it('lets exactly one of several racing candidates lead, through optimistic concurrency on the Lease', async () => {
-    const store = new LeaseStore();
+    const store = new LeaseStore(clock);
     // A free Lease (released by a previous leader): every candidate reads it and tries to update it.
     store.lease = {
       apiVersion: 'coordination.k8s.io/v1',
@@ -121,7 +145,9 @@ describe('LeaderElector', () => {
     const cs = ['a', 'b', 'c'].map((id) => candidate(store, id, log));
     try {
       await until(() => log.length === 1, 'a leader');
-      await new Promise((r) => setTimeout(r, 400)); // several renew rounds
+      const version = Number(store.lease?.metadata?.resourceVersion);
+      await clock.advance(400); // several renew rounds: the leader renews, the others keep trying
+      expect(Number(store.lease?.metadata?.resourceVersion)).toBeGreaterThanOrEqual(version + 3);
       expect(log).toHaveLength(1);
       expect(cs.filter((c) => c.elector.isLeader())).toHaveLength(1);
       const leader = log[0].split(' ')[0];
@@ -129,55 +155,65 @@ describe('LeaderElector', () => {
       expect(cs.every((c) => c.elector.currentLeader() === leader)).toBe(true);
       expect(store.conflicts).toBeGreaterThan(0); // the losers' writes carried a stale resourceVersion
     } finally {
-      for (const c of cs) c.abort.abort();
-      await Promise.all(cs.map((c) => c.running));
+      await stopAll(...cs);
     }
   });
 
   it('a leader cut off from the server gives up after the renew deadline; a standby takes over once the lease expires', async () => {
-    const store = new LeaseStore();
+    const store = new LeaseStore(clock);
     const log: string[] = [];
     const a = candidate(store, 'a', log);
     await until(() => a.elector.isLeader(), 'a to lead');
     const b = candidate(store, 'b', log);
     try {
-      await new Promise((r) => setTimeout(r, 300));
+      await clock.advance(300); // b has looked at the lease several times meanwhile
+      expect(b.elector.currentLeader()).toBe('a');
       expect(b.elector.isLeader()).toBe(false);
-      const cutAt = performance.now();
+      const cutAt = clock.now();
       store.unreachable.add('a');
-      await a.running; // run() returns when leadership is lost
+      await until(() => a.returned(), 'a to give up'); // run() returns when leadership is lost
       await until(() => b.elector.isLeader(), 'b to take over');
-      const lost = log.find((l) => l.startsWith('a lost'))!;
-      const took = log.find((l) => l.startsWith('b leads'))!;
-      expect(at(lost) - cutAt).toBeLessThan(TIMINGS.renewDeadlineMs + 2 * TIMINGS.retryPeriodMs + 100);
-      // b cannot know a is gone: it waits out the lease from the last renewal it saw, but not much longer.
-      expect(at(took) - cutAt).toBeGreaterThanOrEqual(TIMINGS.leaseDurationMs - TIMINGS.retryPeriodMs - 50);
-      expect(at(took) - cutAt).toBeLessThan(TIMINGS.leaseDurationMs + 3 * TIMINGS.retryPeriodMs + 300);
+      expect(log).toEqual([
+        expect.stringMatching(/^a leads/),
+        expect.stringMatching(/^a lost/),
+        expect.stringMatching(/^b leads/),
+      ]);
+      // Times on the fake clock, in ms after the cut: exact for this run, and the same on any machine.
+      const lostAfter = at(log[1]) - cutAt;
+      const tookAfter = at(log[2]) - cutAt;
+      // a gives up within the renew deadline of its first failed renewal (one retry period after the last good one)...
+      expect(lostAfter).toBeLessThanOrEqual(TIMINGS.renewDeadlineMs + 2 * TIMINGS.retryPeriodMs);
+      // ...strictly before b may take over: there are never two leaders.
+      expect(lostAfter).toBeLessThan(tookAfter);
+      // b cannot know a is gone: it waits out the lease from the last renewal it saw (at most one renew
+      // period before the cut), and takes over within two of its jittered retry periods (≤ 2.2 × retry) after.
+      expect(tookAfter).toBeGreaterThanOrEqual(TIMINGS.leaseDurationMs - TIMINGS.retryPeriodMs - 50);
+      expect(tookAfter).toBeLessThanOrEqual(TIMINGS.leaseDurationMs + 5 * TIMINGS.retryPeriodMs);
       expect(store.lease?.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
     } finally {
-      b.abort.abort();
-      await b.running;
+      await stopAll(b);
     }
   });
 
   it('releases the lease on a clean stop, so a standby takes over without waiting for it to expire', async () => {
-    const store = new LeaseStore();
+    const store = new LeaseStore(clock);
     const log: string[] = [];
     const a = candidate(store, 'a', log);
     await until(() => a.elector.isLeader(), 'a to lead');
     const b = candidate(store, 'b', log);
     try {
-      await new Promise((r) => setTimeout(r, 150));
-      const stopAt = performance.now();
-      a.abort.abort();
-      await a.running;
+      await clock.advance(150);
+      expect(b.elector.currentLeader()).toBe('a');
+      const stopAt = clock.now();
+      await stopAll(a);
       expect(log.some((l) => l.startsWith('a released'))).toBe(true);
       expect(store.lease?.spec?.holderIdentity).toBeUndefined();
       await until(() => b.elector.isLeader(), 'b to take over');
-      expect(performance.now() - stopAt).toBeLessThan(TIMINGS.leaseDurationMs / 2);
+      // On the fake clock: b's next attempt (one jittered retry period) finds the lease free,
+      // well before the lease would have expired had a just vanished.
+      expect(clock.now() - stopAt).toBeLessThan(TIMINGS.leaseDurationMs / 2);
     } finally {
-      b.abort.abort();
-      await b.running;
+      await stopAll(b);
     }
   });
 });
