@@ -1,5 +1,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
+import { FakeClock } from '#kube-core';
+import { advanceUntil } from '../../test/fake-time.js';
 import { InformerFactory } from '../cache/informer-factory.js';
 import { CONFIG_MAPS, type ResourceKind } from '../client/resource-kind.js';
 import { KubeTransport } from '../client/transport.js';
@@ -11,13 +13,12 @@ import { enqueueingHandler, requestForOwner } from './handlers.js';
 import { generationChanged, labelChanged, matching } from './predicates.js';
 import { TerminalError, type Reconciler, type Request } from './reconciler.js';
 
-const until = async (check: () => boolean, what: string, ms = 3000): Promise<void> => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
+/** Every controller here runs on a fake clock: backoff, delays and timeouts are stepped through, never slept. */
+let clock: FakeClock;
+beforeEach(() => {
+  clock = new FakeClock(0);
+});
+const until = (check: () => boolean, what: string): Promise<void> => advanceUntil(clock, check, what);
 
 function controllerWith(
   reconciler: Reconciler,
@@ -31,6 +32,7 @@ function controllerWith(
     logger,
     registry,
     rateLimiter: new ItemExponentialFailureRateLimiter(5, 50),
+    clock,
     ...extra,
   });
   return { c, logger, registry };
@@ -38,16 +40,18 @@ function controllerWith(
 
 describe('Controller', () => {
   it('retries a thrown error with backoff and logs it with the key', async () => {
-    let calls = 0;
+    const attempts: number[] = [];
     const { c, logger, registry } = controllerWith({
       reconcile: async () => {
-        if (++calls < 3) throw new Error('boom');
+        attempts.push(clock.now());
+        if (attempts.length < 3) throw new Error('boom');
       },
     });
     c.start();
     c.enqueue({ namespace: 'ns', name: 'a' });
-    await until(() => calls === 3, 'three attempts');
+    await until(() => attempts.length === 3, 'three attempts');
     await c.stop();
+    expect(attempts).toEqual([0, 5, 15]); // retried after 5 ms, then 10 ms, on the controller's clock
     const errors = logger.lines.filter((l) => l.level === 'error');
     expect(errors).toHaveLength(2);
     expect(errors[0].fields).toMatchObject({ key: 'ns/a', controller: 'test' });
@@ -67,7 +71,10 @@ describe('Controller', () => {
     c.start();
     c.enqueue({ namespace: 'ns', name: 'a' });
     await until(() => calls === 1, 'one attempt');
-    await new Promise((r) => setTimeout(r, 60));
+    // A retry would be due within the limiter's 50 ms cap: nothing is scheduled, and an hour later still one call.
+    expect(c.queue.waitingCount()).toBe(0);
+    expect(clock.pending).toBe(0);
+    await clock.advance(3_600_000);
     await c.stop();
     expect(calls).toBe(1);
     expect(logger.lines.find((l) => l.level === 'error')!.msg).toMatch(/terminal/);
@@ -77,15 +84,20 @@ describe('Controller', () => {
     const times: number[] = [];
     const { c } = controllerWith({
       reconcile: async () => {
-        times.push(performance.now());
+        times.push(clock.now());
         return times.length === 1 ? { requeueAfter: 40 } : {};
       },
     });
     c.start();
     c.enqueue({ namespace: '', name: 'cluster-scoped' });
-    await until(() => times.length === 2, 'second reconcile');
+    await until(() => times.length === 1, 'first reconcile');
+    await clock.advance(39);
+    expect(times).toHaveLength(1);
+    await clock.advance(1);
+    expect(times).toEqual([0, 40]);
+    await clock.advance(1000);
     await c.stop();
-    expect(times[1] - times[0]).toBeGreaterThanOrEqual(35);
+    expect(times).toHaveLength(2); // success does not requeue
   });
 
   it('never runs two reconciles of one key at once, with 4 workers and a storm of adds', async () => {
@@ -97,7 +109,7 @@ describe('Controller', () => {
         reconcile: async (r: Request) => {
           if (running.has(r.name)) overlap = true;
           running.add(r.name);
-          await new Promise((res) => setTimeout(res, Math.random() * 3));
+          await clock.sleep(Math.random() * 3);
           running.delete(r.name);
           total++;
         },
@@ -107,7 +119,7 @@ describe('Controller', () => {
     c.start();
     for (let i = 0; i < 400; i++) {
       c.enqueue({ namespace: 'ns', name: `k${i % 7}` });
-      if (i % 20 === 0) await new Promise((r) => setTimeout(r, 1));
+      if (i % 20 === 0) await clock.advance(1);
     }
     await until(() => c.queue.len() === 0 && c.queue.processingCount() === 0, 'queue to empty');
     await c.stop();
@@ -162,14 +174,14 @@ describe('Controller', () => {
   });
 
   it('uses client-go defaults for retries: 5 ms doubling per key, within 10 qps / burst 100 overall', async () => {
-    const c = new Controller({ name: 'defaults', reconciler: { reconcile: async () => ({}) } });
+    const c = new Controller({ name: 'defaults', reconciler: { reconcile: async () => ({}) }, clock });
     const rl = c.queue.rateLimiter;
     expect([rl.when('k'), rl.when('k'), rl.when('k')]).toEqual([5, 10, 20]);
     for (let i = 0; i < 40; i++) rl.when('k');
     expect(rl.when('k')).toBe(1_000_000);
     // The bucket: the 'k' calls above took 44 of the 100 tokens; 56 more distinct keys pass at once, then ~100 ms each.
     for (let i = 0; i < 56; i++) expect(rl.when(`other-${i}`)).toBe(5);
-    expect(rl.when('one-too-many')).toBeGreaterThan(50);
+    expect(rl.when('one-too-many')).toBeCloseTo(100); // no time passed on the controller's clock: no refill
     await c.stop();
   });
 
@@ -177,14 +189,20 @@ describe('Controller', () => {
     let finished = false;
     const { c } = controllerWith({
       reconcile: async () => {
-        await new Promise((r) => setTimeout(r, 50));
+        await clock.sleep(50);
         finished = true;
       },
     });
     c.start();
     c.enqueue({ namespace: 'ns', name: 'a' });
     await until(() => c.queue.processingCount() === 1, 'reconcile to start');
-    await c.stop();
+    let stopped = false;
+    const stopping = c.stop().then(() => (stopped = true));
+    await clock.advance(49);
+    expect(stopped).toBe(false); // stop waits for the reconcile in flight
+    expect(finished).toBe(false);
+    await clock.advance(1);
+    await stopping;
     expect(finished).toBe(true);
 
     let sawAbort = false;
