@@ -125,15 +125,5 @@ export class CuttableProxy {
   }
 }
 
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
+/** The one polling wait of the codebase (fails with the last value seen); re-exported for the specs here. */
+export { eventually } from '#kube-core';
