@@ -200,6 +200,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return running;
 }
 
+/**
+ * Resolves once the server's own background work queued so far (garbage collection of dependents)
+ * is done; for tests that step a simulator and then look at the result.
+ */
+export async function serverIdle(server: RunningServer): Promise<void> {
+  await internals.get(server)?.objects.gc.idle();
+}
+
 /** Runs a controller inside a started server (the workload simulator uses this). */
 export async function registerController(server: RunningServer, controller: ServerController): Promise<void> {
   const inner = internals.get(server);

@@ -1,5 +1,5 @@
 import * as k8s from '@kubernetes/client-node';
-import { eventually, labelsOf, startSimulatedCluster, type SimulatedCluster } from './testing.js';
+import { labelsOf, startSimulatedCluster, type SimulatedCluster } from './testing.js';
 
 const ns = 'default';
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
@@ -44,7 +44,7 @@ describe('workload simulator: Deployments, ReplicaSets and the kubelet', () => {
     (d.status?.replicas ?? 0) === replicas &&
     d.status?.conditions?.find((x) => x.type === 'Progressing')?.reason === 'NewReplicaSetAvailable';
   const waitComplete = (name: string, replicas: number) =>
-    eventually(async () => {
+    c.until(async () => {
       const d = await c.apps.readNamespacedDeployment({ name, namespace: ns });
       return complete(d, replicas) && d;
     }, `deployment ${name} complete with ${replicas}`);
@@ -157,13 +157,13 @@ describe('workload simulator: Deployments, ReplicaSets and the kubelet', () => {
     expect(fresh.metadata?.annotations?.['deployment.kubernetes.io/revision']).toBe('2');
     expect(fresh.spec?.replicas).toBe(2);
     expect(stale.spec?.replicas).toBe(0);
-    await eventually(
+    await c.until(
       async () =>
         (await c.apps.readNamespacedReplicaSet({ name: stale.metadata?.name as string, namespace: ns }))
           .status?.replicas === 0,
       'old replica set empty',
     );
-    const list = await eventually(async () => {
+    const list = await c.until(async () => {
       const p = await pods({ app: 'web' });
       return p.length === 2 && p;
     }, 'two pods');
@@ -215,7 +215,7 @@ describe('workload simulator: Deployments, ReplicaSets and the kubelet', () => {
       MERGE,
     );
     await waitComplete('web', 1);
-    await eventually(async () => (await pods({ app: 'web' })).length === 1, 'one pod left');
+    await c.until(async () => (await pods({ app: 'web' })).length === 1, 'one pod left');
     const sets = await replicaSets('web');
     expect(
       sets.find((s) => s.spec?.replicas === 1)?.metadata?.annotations?.[
@@ -229,7 +229,7 @@ describe('workload simulator: Deployments, ReplicaSets and the kubelet', () => {
     body.spec!.template.metadata!.annotations = { 'simulation.oam.dev/exit-code': '1' };
     body.spec!.minReadySeconds = 0;
     await c.apps.createNamespacedDeployment({ namespace: ns, body });
-    const pod = await eventually(async () => {
+    const pod = await c.until(async () => {
       const [p] = await pods({ app: 'crashy' });
       return p?.status?.containerStatuses?.[0].state?.waiting?.reason === 'CrashLoopBackOff' && p;
     }, 'crash loop');
@@ -240,7 +240,7 @@ describe('workload simulator: Deployments, ReplicaSets and the kubelet', () => {
       reason: 'Error',
     });
     // The container ran (and was ready) for a moment before it crashed: availability follows shortly.
-    const d = await eventually(async () => {
+    const d = await c.until(async () => {
       const x = await c.apps.readNamespacedDeployment({ name: 'crashy', namespace: ns });
       return x.status?.conditions?.find((y) => y.type === 'Available')?.status === 'False' && x;
     }, 'crashy unavailable');
@@ -279,8 +279,8 @@ describe('workload simulator: Deployments, ReplicaSets and the kubelet', () => {
 
   it('deleting a Deployment removes its ReplicaSets and Pods through garbage collection', async () => {
     await c.apps.deleteNamespacedDeployment({ name: 'web', namespace: ns });
-    await eventually(async () => (await replicaSets('web')).length === 0, 'replica sets gone');
-    await eventually(async () => (await pods({ app: 'web' })).length === 0, 'pods gone');
+    await c.until(async () => (await replicaSets('web')).length === 0, 'replica sets gone');
+    await c.until(async () => (await pods({ app: 'web' })).length === 0, 'pods gone');
   });
 
   it('never logs an error', () => {

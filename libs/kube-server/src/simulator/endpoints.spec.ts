@@ -1,9 +1,10 @@
 import * as k8s from '@kubernetes/client-node';
-import { eventually, startSimulatedCluster, type SimulatedCluster } from './testing.js';
+import { startSimulatedCluster, type SimulatedCluster } from './testing.js';
 
 const ns = 'default';
 const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
 const NODE = 'oam-local-simulated';
+const HOUR = 3_600_000;
 
 describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
   let c: SimulatedCluster;
@@ -37,7 +38,7 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
 
   /** Waits until the Endpoints list exactly the Ready pods' IPs, `want` of them. */
   const endpointsFollowReadyPods = (app: string, want: number, notReady = 0) =>
-    eventually(async () => {
+    c.until(async () => {
       const pods = await readyPods(app);
       const ep = await endpoints(app);
       const subset = ep.subsets?.[0];
@@ -130,20 +131,21 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
       },
       MERGE,
     );
-    await eventually(
+    await c.until(
       async () => (await endpoints('web')).subsets?.[0].ports?.[0].port === 9090,
       'ports follow the service',
     );
 
-    // Settled: no further writes to the Endpoints (nothing rewrites them in a loop).
-    await c.simulator.idle();
+    // Settled: no further writes to the Endpoints (nothing rewrites them in a loop). settle() fails
+    // if reconciles keep queueing each other; an hour of simulated time fires every delayed wake-up.
+    await c.settle();
     const rv = (await endpoints('web')).metadata?.resourceVersion;
-    await new Promise((r) => setTimeout(r, 150));
+    await c.step(HOUR);
     expect((await endpoints('web')).metadata?.resourceVersion).toBe(rv);
 
     // Deleting the Service deletes its Endpoints.
     await c.core.deleteNamespacedService({ name: 'web', namespace: ns });
-    await eventually(
+    await c.until(
       async () =>
         endpoints('web').then(
           () => false,
@@ -174,8 +176,9 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
         subsets: [{ addresses: [{ ip: '192.0.2.10' }], ports: [{ port: 5432 }] }],
       },
     });
-    await c.simulator.idle();
-    await new Promise((r) => setTimeout(r, 100));
+    // Whatever the controllers would do has happened once they settle and time has moved on.
+    await c.settle();
+    await c.step(HOUR);
     const mine = await endpoints('external');
     expect(mine.subsets).toHaveLength(1);
     expect(mine.subsets?.[0].addresses?.map((a) => a.ip)).toEqual(['192.0.2.10']);
@@ -194,7 +197,7 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
     });
     await endpointsFollowReadyPods('api', 2);
     expect(served.endpointslices).toBe(true);
-    const slices = await eventually(async () => {
+    const slices = await c.until(async () => {
       const list = await discovery.listNamespacedEndpointSlice({
         namespace: ns,
         labelSelector: 'kubernetes.io/service-name=api',
@@ -217,8 +220,8 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
     expect(slice.endpoints?.map((e) => e.addresses[0]).sort()).toEqual(podIps(await readyPods('api')));
 
     // Settled: the slice is not rewritten in a loop.
-    await c.simulator.idle();
-    await new Promise((r) => setTimeout(r, 150));
+    await c.settle();
+    await c.step(HOUR);
     const again = await discovery.readNamespacedEndpointSlice({
       name: slice.metadata?.name as string,
       namespace: ns,
@@ -229,7 +232,7 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
   it('publishes a Ready Node for the simulated node, and recreates it when deleted', async () => {
     await c.simulator.idle();
     expect(served.nodes).toBe(true);
-    const node = await eventually(
+    const node = await c.until(
       () => c.core.readNode({ name: NODE }).then((n) => Boolean(n.status?.conditions?.length) && n),
       'node',
     );
@@ -245,12 +248,13 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
       { type: 'InternalIP', address: '127.0.0.1' },
       { type: 'Hostname', address: NODE },
     ]);
-    await new Promise((r) => setTimeout(r, 100));
+    // Kept as it is: no heartbeat rewrites it, however much time passes.
+    await c.step(HOUR);
     expect((await c.core.readNode({ name: NODE })).metadata?.resourceVersion).toBe(
       node.metadata?.resourceVersion,
     );
     await c.core.deleteNode({ name: NODE });
-    await eventually(
+    await c.until(
       () => c.core.readNode({ name: NODE }).then((n) => n.metadata?.uid !== node.metadata?.uid),
       'node recreated',
     );
@@ -265,7 +269,7 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
     const scheduled = (name: string) =>
       c.core.readNamespacedPod({ name, namespace: ns }).then((p) => p.spec?.nodeName === NODE);
     const unschedulable = (name: string, message: string) =>
-      eventually(
+      c.until(
         () =>
           c.core.readNamespacedPod({ name, namespace: ns }).then((p) => {
             const cond = p.status?.conditions?.find((x) => x.type === 'PodScheduled');
@@ -276,13 +280,13 @@ describe('workload simulator: Endpoints, EndpointSlices, the Node', () => {
     await pod('ssd-only', { nodeSelector: { disktype: 'ssd' } });
     await unschedulable('ssd-only', "didn't match Pod's node affinity/selector");
     await c.core.patchNode({ name: NODE, body: { metadata: { labels: { disktype: 'ssd' } } } }, MERGE);
-    await eventually(() => scheduled('ssd-only'), 'scheduled once the node is labelled');
+    await c.until(() => scheduled('ssd-only'), 'scheduled once the node is labelled');
 
     await c.core.patchNode({ name: NODE, body: { spec: { unschedulable: true } } }, MERGE);
     await pod('cordoned');
     await unschedulable('cordoned', 'node(s) were unschedulable');
     await c.core.patchNode({ name: NODE, body: { spec: { unschedulable: null } } }, MERGE);
-    await eventually(() => scheduled('cordoned'), 'scheduled once uncordoned');
+    await c.until(() => scheduled('cordoned'), 'scheduled once uncordoned');
   });
 
   it('marks what it makes up as simulated', async () => {

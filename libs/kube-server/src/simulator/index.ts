@@ -96,8 +96,13 @@ const SCALE_TARGETS: Record<string, string> = {
 };
 
 export interface WorkloadSimulator extends ServerController {
-  /** Resolves when no key is queued right now (timers may still be pending); for tests. */
+  /**
+   * Resolves when no key is queued right now (timers may still be pending); for tests. With a
+   * FakeClock: advance it, then `idle()`, and every reconcile that fell due has run.
+   */
   idle(): Promise<void>;
+  /** Whether a key is queued right now (delayed wake-ups aside); for tests. */
+  readonly busy: boolean;
 }
 
 /** The simulator as an in-process controller for the embedded server (see `registerController`). */
@@ -117,7 +122,7 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
         api: ctx.api,
         log,
         opts,
-        now: opts.now,
+        now: () => opts.clock.now(),
         enqueue: (key, afterMs) => (afterMs && afterMs > 0 ? queue?.addAfter(key, afterMs) : queue?.add(key)),
         memory: <T>(name: string, init: () => T) => {
           if (!memory.has(name)) memory.set(name, init());
@@ -177,10 +182,14 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
         [ORPHAN_RS]: (ns, name) =>
           wakeSelectingOwners(sim, ns, name, GVR.replicasets, [[GVR.deployments, DEPLOYMENT]]),
       };
-      queue = new WorkQueue((key) => {
-        const { kind, namespace, name } = splitKey(key);
-        handlers[kind]?.(namespace, name);
-      }, log);
+      queue = new WorkQueue(
+        (key) => {
+          const { kind, namespace, name } = splitKey(key);
+          handlers[kind]?.(namespace, name);
+        },
+        log,
+        opts.clock,
+      );
 
       const route = (e: ControllerEvent) => {
         const obj = e.object;
@@ -299,6 +308,10 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
 
     async idle() {
       await queue?.idle();
+    },
+
+    get busy() {
+      return queue?.busy ?? false;
     },
   };
 }

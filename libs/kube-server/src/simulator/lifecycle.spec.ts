@@ -2,13 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
+import { FakeClock } from '#kube-core';
 import { registerController, startServer, type RunningServer } from '../server.js';
-import { workloadSimulator } from './index.js';
-import { eventually } from './testing.js';
+import { workloadSimulator, type WorkloadSimulator } from './index.js';
+import { eventually, startSimulatedCluster } from './testing.js';
 
 const ns = 'default';
-const MERGE = k8s.setHeaderOptions('Content-Type', k8s.PatchStrategy.MergePatch);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('workload simulator lifecycle', () => {
   let dir: string;
@@ -17,6 +16,8 @@ describe('workload simulator lifecycle', () => {
   let apps: k8s.AppsV1Api;
   let batch: k8s.BatchV1Api;
   const logs: Array<Record<string, unknown>> = [];
+  /** The first simulator, stopped by the first test. */
+  let stopped: WorkloadSimulator;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kube-sim-life-'));
@@ -31,20 +32,25 @@ describe('workload simulator lifecycle', () => {
   });
 
   it('stop() cancels pending work: a pod waiting for its start delay stays Pending', async () => {
-    const sim = workloadSimulator({ readyDelayMs: 800, events: false });
+    const clock = new FakeClock(Date.now());
+    const sim = workloadSimulator({ readyDelayMs: 800, events: false, clock });
+    stopped = sim;
     await registerController(server, sim);
     await core.createNamespacedPod({
       namespace: ns,
       body: { metadata: { name: 'solo' }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
     });
-    const pending = await eventually(async () => {
-      const p = await core.readNamespacedPod({ name: 'solo', namespace: ns });
-      return p.status?.startTime && p;
-    }, 'pod seen by the kubelet');
+    await sim.idle();
+    const pending = await core.readNamespacedPod({ name: 'solo', namespace: ns });
+    expect(pending.status?.startTime).toBeDefined();
     expect(pending.status?.phase).toBe('Pending');
     expect(pending.status?.containerStatuses?.[0].state?.waiting?.reason).toBe('ContainerCreating');
+    // The kubelet waits for the start delay on the clock: that is the work stop() must cancel.
+    expect(clock.nextDelay()).toBe(800);
     await sim.stop?.();
-    await sleep(1000);
+    expect(clock.pending).toBe(0);
+    await clock.advance(10_000);
+    await sim.idle();
     expect((await core.readNamespacedPod({ name: 'solo', namespace: ns })).status?.phase).toBe('Pending');
   });
 
@@ -63,10 +69,14 @@ describe('workload simulator lifecycle', () => {
         },
       },
     });
-    await sleep(100);
+    // The stopped simulator does not react (idle() would wait for its queue if it did).
+    await stopped.idle();
+    expect(stopped.busy).toBe(false);
     expect(
       (await apps.readNamespacedDeployment({ name: 'late', namespace: ns })).status?.replicas,
     ).toBeUndefined();
+    expect((await apps.listNamespacedReplicaSet({ namespace: ns })).items).toEqual([]);
+    // The end-to-end wiring on the wall clock: a simulator registered now syncs what exists.
     await registerController(server, workloadSimulator({ readyDelayMs: 20 }));
     await eventually(
       async () =>
@@ -82,15 +92,10 @@ describe('workload simulator lifecycle', () => {
   });
 
   it('CronJobs create Jobs at their scheduled times', async () => {
-    let offset = 0;
-    const clock = () => Date.now() + offset;
-    // A simulator of its own with a clock the test can move forward.
-    const dir2 = mkdtempSync(join(tmpdir(), 'kube-sim-cron-'));
-    const s2 = await startServer({ port: 0, stateDir: dir2 });
+    // A cluster of its own whose simulator runs on a FakeClock: the test moves time to the schedule.
+    const c = await startSimulatedCluster({ readyDelayMs: 20 });
     try {
-      await registerController(s2, workloadSimulator({ readyDelayMs: 20, now: clock }));
-      const b2 = s2.kubeConfig.makeApiClient(k8s.BatchV1Api);
-      await b2.createNamespacedCronJob({
+      const cronJob = await c.batch.createNamespacedCronJob({
         namespace: ns,
         body: {
           metadata: { name: 'tick' },
@@ -107,19 +112,23 @@ describe('workload simulator lifecycle', () => {
           },
         },
       });
-      offset = 10 * 60_000;
-      await b2.patchNamespacedCronJob(
-        { name: 'tick', namespace: ns, body: { metadata: { annotations: { touched: '1' } } } },
-        MERGE,
-      );
-      const job = await eventually(
-        async () => (await b2.listNamespacedJob({ namespace: ns })).items[0],
+      await c.settle();
+      expect((await c.batch.listNamespacedJob({ namespace: ns })).items).toEqual([]);
+      const job = await c.until(
+        async () => (await c.batch.listNamespacedJob({ namespace: ns })).items[0],
         'a job',
+        10 * 60_000,
       );
       const scheduled = Date.parse(
         job.metadata?.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp'] as string,
       );
       expect(scheduled % 300_000).toBe(0);
+      // The first schedule time after the CronJob was created, and no earlier than it on the clock.
+      expect(scheduled).toBeGreaterThan(cronJob.metadata?.creationTimestamp?.getTime() as number);
+      expect(scheduled - (cronJob.metadata?.creationTimestamp?.getTime() as number)).toBeLessThanOrEqual(
+        300_000,
+      );
+      expect(c.clock.now()).toBeGreaterThanOrEqual(scheduled);
       expect(job.metadata?.name).toBe(`tick-${scheduled / 60_000}`);
       expect(job.metadata?.labels).toEqual({ app: 'tick' });
       expect(job.metadata?.ownerReferences?.[0]).toMatchObject({
@@ -127,15 +136,15 @@ describe('workload simulator lifecycle', () => {
         name: 'tick',
         controller: true,
       });
-      const cj = await eventually(async () => {
-        const c = await b2.readNamespacedCronJob({ name: 'tick', namespace: ns });
-        return c.status?.lastSuccessfulTime && c;
+      const cj = await c.until(async () => {
+        const x = await c.batch.readNamespacedCronJob({ name: 'tick', namespace: ns });
+        return x.status?.lastSuccessfulTime && x;
       }, 'cronjob saw the job complete');
       expect(new Date(cj.status?.lastScheduleTime as Date).getTime()).toBe(scheduled);
       expect(cj.status?.active).toBeUndefined();
+      expect((await c.batch.listNamespacedJob({ namespace: ns })).items).toHaveLength(1);
     } finally {
-      await s2.stop();
-      rmSync(dir2, { recursive: true, force: true });
+      await c.stop();
     }
   });
 

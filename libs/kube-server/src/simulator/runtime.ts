@@ -4,6 +4,7 @@
  * typed access to the in-process API, and small helpers every controller needs.
  */
 import { randomBytes } from 'node:crypto';
+import { realClock, type Clock, type TimerHandle } from '#kube-core';
 import type { Logger } from '../core.js';
 import type { Gvr, InProcessApi } from '../controllers.js';
 import type { KubeObj, OwnerReference } from '../store/types.js';
@@ -43,8 +44,12 @@ export interface SimulatorOptions {
   nodeName?: string;
   /** Record core/v1 Events the way the real controllers and kubelet do (default true). */
   events?: boolean;
-  /** The clock (tests of CronJob schedules); milliseconds since the epoch. */
-  now?: () => number;
+  /**
+   * Where time comes from: every delay (start and run durations, back-offs, retries, the HPA's
+   * stabilization window, CronJob schedules) is a timer on this clock and every timestamp it
+   * writes reads it. Default: the wall clock; tests pass a FakeClock and step it.
+   */
+  clock?: Clock;
 }
 
 export type ResolvedOptions = Required<SimulatorOptions>;
@@ -56,7 +61,7 @@ export function resolveOptions(options: SimulatorOptions = {}): ResolvedOptions 
     runDurationMs: Math.max(0, options.runDurationMs ?? readyDelayMs),
     nodeName: options.nodeName ?? 'oam-local-simulated',
     events: options.events ?? true,
-    now: options.now ?? Date.now,
+    clock: options.clock ?? realClock,
   };
 }
 
@@ -103,14 +108,19 @@ export function errorMessage(err: unknown): string {
  */
 export class WorkQueue {
   private readonly dirty = new Set<string>();
-  private readonly timers = new Map<string, { at: number; timer: NodeJS.Timeout }>();
+  private readonly timers = new Map<string, { at: number; timer: TimerHandle }>();
   private readonly failures = new Map<string, number>();
   private immediate?: NodeJS.Immediate;
   private stopped = false;
 
+  /**
+   * Delays run on `clock`; a drain always runs on the next macrotask (not a clock timer), so with a
+   * FakeClock queued work still happens on its own and only delayed wake-ups wait for the test.
+   */
   constructor(
     private readonly handle: (key: string) => void,
     private readonly log: Logger,
+    private readonly clock: Clock = realClock,
   ) {}
 
   add(key: string): void {
@@ -122,28 +132,33 @@ export class WorkQueue {
   addAfter(key: string, ms: number): void {
     if (this.stopped) return;
     if (ms <= 0) return this.add(key);
-    const at = Date.now() + ms;
+    const at = this.clock.now() + ms;
     const pending = this.timers.get(key);
     if (pending && pending.at <= at) return;
-    if (pending) clearTimeout(pending.timer);
-    const timer = setTimeout(() => {
+    if (pending) this.clock.clearTimeout(pending.timer);
+    const timer = this.clock.setTimeout(() => {
       this.timers.delete(key);
       this.add(key);
     }, ms);
-    timer.unref?.();
+    (timer as { unref?: () => void }).unref?.();
     this.timers.set(key, { at, timer });
+  }
+
+  /** Whether a key is queued for the next drain right now (delayed wake-ups aside). */
+  get busy(): boolean {
+    return !this.stopped && (this.dirty.size > 0 || this.immediate !== undefined);
   }
 
   /** Resolves once nothing is queued right now (timers may still be pending). */
   async idle(): Promise<void> {
-    while (!this.stopped && (this.dirty.size || this.immediate)) await new Promise((r) => setImmediate(r));
+    while (this.busy) await new Promise((r) => setImmediate(r));
   }
 
   stop(): void {
     this.stopped = true;
     if (this.immediate) clearImmediate(this.immediate);
     this.immediate = undefined;
-    for (const { timer } of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) this.clock.clearTimeout(timer);
     this.timers.clear();
     this.dirty.clear();
   }

@@ -51,10 +51,12 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
         },
       },
     });
-    const sts = await eventually(async () => {
+    const sts = await c.until(async () => {
       const s = await c.apps.readNamespacedStatefulSet({ name: 'db', namespace: ns });
       return s.status?.readyReplicas === 3 && s.status.availableReplicas === 3 && s;
     }, 'statefulset ready');
+    // The pods were created before the StatefulSet was ready; the watch delivers them over HTTP.
+    await eventually(() => seen.length >= 3, 'the watch saw three pods');
     req.abort();
     expect(seen).toEqual(['db-0', 'db-1', 'db-2']);
     const rev = sts.status?.updateRevision as string;
@@ -84,7 +86,7 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
         `data-db-${i}`,
       );
     });
-    const claim = await eventually(async () => {
+    const claim = await c.until(async () => {
       const pvc = await c.core.readNamespacedPersistentVolumeClaim({ name: 'data-db-0', namespace: ns });
       return pvc.status?.phase === 'Bound' && pvc;
     }, 'claim bound');
@@ -105,7 +107,7 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
       },
       MERGE,
     );
-    const sts = await eventually(async () => {
+    const sts = await c.until(async () => {
       const s = await c.apps.readNamespacedStatefulSet({ name: 'db', namespace: ns });
       return (
         s.status?.observedGeneration === 2 &&
@@ -123,7 +125,7 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
       { name: 'db', namespace: ns, body: { spec: { replicas: 1 } } },
       MERGE,
     );
-    await eventually(async () => {
+    await c.until(async () => {
       const names = (await pods('db')).map((p) => p.metadata?.name);
       return names.length === 1 && names[0] === 'db-0';
     }, 'only db-0 left');
@@ -137,7 +139,7 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
         spec: { selector: { matchLabels: { app: 'agent' } }, template: template('agent') },
       },
     });
-    const ds = await eventually(async () => {
+    const ds = await c.until(async () => {
       const d = await c.apps.readNamespacedDaemonSet({ name: 'agent', namespace: ns });
       return d.status?.numberAvailable === 1 && d;
     }, 'daemonset available');
@@ -175,7 +177,7 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
       },
     });
     let maxActive = 0;
-    const job = await eventually(async () => {
+    const job = await c.until(async () => {
       const j = await c.batch.readNamespacedJob({ name: 'batch', namespace: ns });
       maxActive = Math.max(maxActive, j.status?.active ?? 0);
       return j.status?.conditions?.some((x) => x.type === 'Complete' && x.status === 'True') && j;
@@ -215,7 +217,7 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
         },
       },
     });
-    const job = await eventually(async () => {
+    const job = await c.until(async () => {
       const j = await c.batch.readNamespacedJob({ name: 'broken', namespace: ns });
       return j.status?.conditions?.some((x) => x.type === 'Failed' && x.status === 'True') && j;
     }, 'job failed');
@@ -248,16 +250,22 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
         },
       },
     });
-    const hpa = await eventually(async () => {
-      const h = await c.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: 'api', namespace: ns });
-      return h.status?.currentReplicas === 2 && h;
-    }, 'hpa status');
+    const readHpa = () => c.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: 'api', namespace: ns });
+    const readDeployment = () => c.apps.readNamespacedDeployment({ name: 'api', namespace: ns });
+    const conditions = (h: k8s.V2HorizontalPodAutoscaler) =>
+      h.status?.conditions?.map((x) => [x.type, x.status, x.reason]);
+    // The HPA's arithmetic uses the ready pods: wait until both are ready (steps the fake clock).
+    const hpa = await c.until(async () => {
+      const h = await readHpa();
+      const d = await readDeployment();
+      return h.status?.currentReplicas === 2 && d.status?.readyReplicas === 2 && h;
+    }, 'hpa status, 2 ready pods');
     expect(hpa.status?.desiredReplicas).toBe(2);
-    expect(hpa.status?.conditions?.map((x) => [x.type, x.status, x.reason])).toEqual([
+    expect(conditions(hpa)).toEqual([
       ['AbleToScale', 'True', 'SucceededGetScale'],
       ['ScalingActive', 'False', 'FailedGetResourceMetric'],
     ]);
-    expect((await c.apps.readNamespacedDeployment({ name: 'api', namespace: ns })).spec?.replicas).toBe(2);
+    expect((await readDeployment()).spec?.replicas).toBe(2);
 
     // 100 % against a 50 % target: twice the ready replicas, and (the simulated pods stay that busy) up to max.
     await c.autoscaling.patchNamespacedHorizontalPodAutoscaler(
@@ -268,24 +276,40 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
       },
       MERGE,
     );
-    const scaled = await eventually(async () => {
-      const h = await c.autoscaling.readNamespacedHorizontalPodAutoscaler({ name: 'api', namespace: ns });
-      return h.status?.currentReplicas === 5 && h.status.desiredReplicas === 5 && h;
-    }, 'hpa scaled the deployment to maxReplicas');
-    expect(scaled.status?.lastScaleTime).toBeDefined();
+    await c.settle();
+    // 2 ready × 2 = 4; the two new pods are not ready yet, so 4 is all the HPA asks for (within range).
+    const first = await readHpa();
+    expect([first.status?.currentReplicas, first.status?.desiredReplicas]).toEqual([4, 4]);
+    expect(first.status?.lastScaleTime).toBeDefined();
+    expect(conditions(first)).toEqual([
+      ['AbleToScale', 'True', 'ReadyForNewScale'],
+      ['ScalingActive', 'True', 'ValidMetricFound'],
+      ['ScalingLimited', 'False', 'DesiredWithinRange'],
+    ]);
+    expect((await readDeployment()).spec?.replicas).toBe(4);
+
+    // Once they are ready: 4 × 2 = 8, limited to maxReplicas. Wait for the settled state, all 5 ready:
+    // while only some pods are ready the HPA holds at 5 within range (fewer ready pods ask for fewer).
+    const scaled = await c.until(async () => {
+      const h = await readHpa();
+      const d = await readDeployment();
+      return d.status?.readyReplicas === 5 && h.status?.currentReplicas === 5 && h;
+    }, 'hpa scaled the deployment to maxReplicas, all ready');
+    expect(scaled.status?.desiredReplicas).toBe(5);
     expect(scaled.status?.currentMetrics?.[0].resource?.current.averageUtilization).toBe(100);
-    expect(scaled.status?.conditions?.map((x) => [x.type, x.status, x.reason])).toEqual([
+    expect(conditions(scaled)).toEqual([
       ['AbleToScale', 'True', 'ReadyForNewScale'],
       ['ScalingActive', 'True', 'ValidMetricFound'],
       ['ScalingLimited', 'True', 'TooManyReplicas'],
     ]);
-    expect((await c.apps.readNamespacedDeployment({ name: 'api', namespace: ns })).spec?.replicas).toBe(5);
+    expect((await readDeployment()).spec?.replicas).toBe(5);
     const rescales = (await c.core.listNamespacedEvent({ namespace: ns })).items
       .filter((e) => e.reason === 'SuccessfulRescale')
       .map((e) => e.message);
-    expect(rescales[0]).toBe(
+    expect(rescales).toEqual([
       'New size: 4; reason: cpu resource utilization (percentage of request) above target',
-    );
+      'New size: 5; reason: cpu resource utilization (percentage of request) above target',
+    ]);
   });
 
   it('runs a Job that carries a selector and the job labels (as kube-apiserver generates them)', async () => {
@@ -305,7 +329,7 @@ describe('workload simulator: StatefulSets, DaemonSets, Jobs, HPAs', () => {
         },
       },
     });
-    const job = await eventually(async () => {
+    const job = await c.until(async () => {
       const j = await c.batch.readNamespacedJob({ name: 'selected', namespace: ns });
       return j.status?.conditions?.some((x) => x.type === 'Complete' && x.status === 'True') && j;
     }, 'job with a selector complete');
