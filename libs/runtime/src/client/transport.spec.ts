@@ -1,4 +1,6 @@
+import type http from 'node:http';
 import { Registry } from 'prom-client';
+import { eventually, FakeClock } from '#kube-core';
 import { sendJson, startHttpStub, type HttpStub } from '../../test/http-stub.js';
 import { isNotFound, KubeApiError } from './api-error.js';
 import { KubeTransport } from './transport.js';
@@ -67,19 +69,29 @@ describe('KubeTransport', () => {
   });
 
   it('paces requests with the client-side token bucket (qps/burst) and records the wait', async () => {
-    answer = (_req, res) => sendJson(res, 200, {});
-    const t = transportWith({ qps: 20, burst: 2 });
+    const clock = new FakeClock(0);
+    let step = 0; // how many times the test has advanced the transport's clock
+    const arrivals: number[] = []; // the step at which each request reached the server
+    answer = (_req, res) => {
+      arrivals.push(step);
+      sendJson(res, 200, {});
+    };
+    const t = transportWith({ qps: 20, burst: 2, clock });
     try {
-      const t0 = performance.now();
-      await Promise.all(
+      const all = Promise.all(
         Array.from({ length: 6 }, () =>
           t.request({ verb: 'list', method: 'GET', path: '/api/v1/configmaps' }),
         ),
       );
-      // 2 at once, then 4 more at 20 qps: at least 200 ms.
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(180);
-      const sent = stub.requests.map((r) => r.at);
-      expect(sent[5] - sent[0]).toBeGreaterThanOrEqual(180);
+      await eventually(() => arrivals.length === 2, 'the burst', 10_000);
+      // 2 at once, then one token every 50 ms (20 qps): each 50 ms step releases exactly one more.
+      for (let n = 3; n <= 6; n++) {
+        step++;
+        await clock.advance(50);
+        await eventually(() => arrivals.length === n, `request ${n}`, 10_000);
+      }
+      await all;
+      expect(arrivals).toEqual([0, 0, 1, 2, 3, 4]);
       expect(await t.registry.metrics()).toMatch(
         /rest_client_rate_limiter_duration_seconds_count\{verb="list"\} 6/,
       );
@@ -90,13 +102,19 @@ describe('KubeTransport', () => {
 
   it('gives up on a request that gets no answer within its timeout', async () => {
     answer = () => undefined; // never answers
-    const t = transportWith({ timeoutMs: 5000 });
+    const clock = new FakeClock(0);
+    const t = transportWith({ timeoutMs: 5000, clock });
     try {
-      const t0 = performance.now();
-      const err = (await t
+      let settled = false;
+      const failed = t
         .request({ verb: 'get', method: 'GET', path: '/slow', timeoutMs: 100 })
-        .catch((e: unknown) => e)) as KubeApiError;
-      expect(performance.now() - t0).toBeLessThan(2000);
+        .catch((e: unknown) => e)
+        .finally(() => (settled = true));
+      await eventually(() => stub.requests.length === 1, 'the request to reach the server', 10_000);
+      await clock.advance(99);
+      expect(settled).toBe(false); // the request's own 100 ms, not the transport's 5 s, on the transport's clock
+      await clock.advance(1);
+      const err = (await failed) as KubeApiError;
       expect(err).toMatchObject({ code: 0, reason: 'Timeout' });
       expect(err.message).toMatch(/no answer within 100 ms/);
       expect(await t.registry.metrics()).toMatch(/rest_client_requests_total\{verb="get",code="0"\} 1/);
@@ -104,7 +122,8 @@ describe('KubeTransport', () => {
       const pending = t
         .request({ verb: 'get', method: 'GET', path: '/slow', signal: aborted.signal })
         .catch((e: unknown) => e);
-      setTimeout(() => aborted.abort(), 20);
+      await eventually(() => stub.requests.length === 2, 'the second request to reach the server', 10_000);
+      aborted.abort();
       expect(await pending).toMatchObject({ code: 0, reason: 'Aborted' });
     } finally {
       t.close();
@@ -112,20 +131,27 @@ describe('KubeTransport', () => {
   });
 
   it('streams line by line across chunk boundaries; the request timeout covers connecting, not the stream', async () => {
+    let response: http.ServerResponse | undefined;
     answer = (_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('{"n":1}\n{"n"');
-      setTimeout(() => res.write(':2}\n'), 60);
-      setTimeout(() => res.end('{"n":3}'), 120);
+      response = res;
     };
-    const t = transportWith();
+    const clock = new FakeClock(0);
+    const t = transportWith({ clock });
     try {
       const lines: string[] = [];
-      const end = await t.stream(
+      const ending = t.stream(
         { verb: 'watch', method: 'GET', path: '/w', timeoutMs: 30, idleTimeoutMs: 1000 },
         (l) => lines.push(l),
       );
-      expect(end).toEqual({ reason: 'closed' });
+      await eventually(() => lines.length === 1, 'the first line', 10_000);
+      await clock.advance(60); // twice the request timeout: the open stream is not cut
+      response!.write(':2}\n');
+      await eventually(() => lines.length === 2, 'the line split across chunks', 10_000);
+      await clock.advance(60);
+      response!.end('{"n":3}');
+      expect(await ending).toEqual({ reason: 'closed' });
       expect(lines).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
     } finally {
       t.close();
@@ -137,16 +163,20 @@ describe('KubeTransport', () => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('{"type":"BOOKMARK"}\n'); // then nothing, and the connection stays open
     };
-    const t = transportWith();
+    const clock = new FakeClock(0);
+    const t = transportWith({ clock });
     try {
-      const t0 = performance.now();
       const lines: string[] = [];
-      const end = await t.stream({ verb: 'watch', method: 'GET', path: '/w', idleTimeoutMs: 150 }, (l) =>
-        lines.push(l),
-      );
-      expect(end).toEqual({ reason: 'idle' });
+      let ended = false;
+      const ending = t
+        .stream({ verb: 'watch', method: 'GET', path: '/w', idleTimeoutMs: 150 }, (l) => lines.push(l))
+        .finally(() => (ended = true));
+      await eventually(() => lines.length === 1, 'the bookmark', 10_000);
+      await clock.advance(149);
+      expect(ended).toBe(false);
+      await clock.advance(1);
+      expect(await ending).toEqual({ reason: 'idle' });
       expect(lines).toHaveLength(1);
-      expect(performance.now() - t0).toBeGreaterThanOrEqual(140);
     } finally {
       t.close();
     }

@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
+import { realClock, type Clock, type TimerHandle } from '#kube-core';
 import { sleep } from '../util/timing.js';
 import { TokenBucket } from '../util/token-bucket.js';
 import { KubeApiError } from './api-error.js';
@@ -15,6 +16,8 @@ export interface TransportOptions {
   timeoutMs?: number;
   registry?: Registry;
   userAgent?: string;
+  /** Paces the rate limit and times request and idle timeouts and durations. Default: the wall clock. */
+  clock?: Clock;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -53,6 +56,7 @@ export class KubeTransport {
   private readonly server: URL;
   private agent?: http.Agent;
   private readonly userAgent: string;
+  private readonly clock: Clock;
 
   constructor(
     readonly kubeConfig: KubeConfig,
@@ -64,7 +68,8 @@ export class KubeTransport {
         `kubeconfig has no current cluster (current context: "${kubeConfig.getCurrentContext()}")`,
       );
     this.server = new URL(cluster.server);
-    this.bucket = new TokenBucket(options.qps ?? 20, options.burst ?? 30);
+    this.clock = options.clock ?? realClock;
+    this.bucket = new TokenBucket(options.qps ?? 20, options.burst ?? 30, this.clock);
     this.timeoutMs = options.timeoutMs ?? 30_000;
     this.registry = options.registry ?? new Registry();
     this.metrics = requestMetrics(this.registry);
@@ -76,10 +81,10 @@ export class KubeTransport {
     const timeoutMs = spec.timeoutMs ?? this.timeoutMs;
     const payload = payloadOf(spec);
     const { req, abort, cleanup } = await this.open(spec, timeoutMs, payload);
-    const started = performance.now();
+    const started = this.clock.now();
     try {
       const res = await responseOf(req, payload);
-      this.metrics.duration.observe({ verb: spec.verb }, (performance.now() - started) / 1000);
+      this.metrics.duration.observe({ verb: spec.verb }, Math.max(0, this.clock.now() - started) / 1000);
       const text = await readBody(res);
       this.metrics.requests.inc({ verb: spec.verb, code: String(res.statusCode) });
       const code = res.statusCode ?? 0;
@@ -117,16 +122,17 @@ export class KubeTransport {
       const text = await readBody(res).finally(cleanup);
       throw KubeApiError.fromResponse(code, text, spec.method, spec.path);
     }
+    const clock = this.clock;
     return new Promise<StreamEnd>((resolve) => {
       let buffered = '';
-      let idle = setTimeout(onIdle, spec.idleTimeoutMs);
+      let idle = clock.setTimeout(onIdle, spec.idleTimeoutMs);
       let ended = false;
       const onCallerAbort = (): void => finish({ reason: 'aborted' });
       function finish(end: StreamEnd): void {
         if (ended) return;
         ended = true;
         spec.signal?.removeEventListener('abort', onCallerAbort);
-        clearTimeout(idle);
+        clock.clearTimeout(idle);
         cleanup();
         res.destroy();
         resolve(end);
@@ -136,8 +142,8 @@ export class KubeTransport {
       }
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
-        clearTimeout(idle);
-        idle = setTimeout(onIdle, spec.idleTimeoutMs);
+        clock.clearTimeout(idle);
+        idle = clock.setTimeout(onIdle, spec.idleTimeoutMs);
         buffered += chunk;
         let nl: number;
         while ((nl = buffered.indexOf('\n')) >= 0) {
@@ -177,12 +183,12 @@ export class KubeTransport {
   private async open(spec: RequestSpec, timeoutMs: number, payload?: string) {
     const waitMs = this.bucket.reserve();
     this.metrics.rateLimiterWait.observe({ verb: spec.verb }, waitMs / 1000);
-    await sleep(waitMs, spec.signal);
+    await sleep(waitMs, spec.signal, this.clock);
     const abort = new AbortController();
     const onCallerAbort = (): void => abort.abort(spec.signal?.reason);
     if (spec.signal?.aborted) abort.abort(spec.signal.reason);
     spec.signal?.addEventListener('abort', onCallerAbort, { once: true });
-    let timer: ReturnType<typeof setTimeout> | undefined = setTimeout(
+    let timer: TimerHandle | undefined = this.clock.setTimeout(
       () => abort.abort(new Error('timeout')),
       timeoutMs,
     );
@@ -190,7 +196,7 @@ export class KubeTransport {
     const lib = this.server.protocol === 'http:' ? http : https;
     const req = lib.request({ ...options, signal: abort.signal });
     const disarm = (): void => {
-      clearTimeout(timer);
+      this.clock.clearTimeout(timer);
       timer = undefined;
     };
     const cleanup = (): void => {

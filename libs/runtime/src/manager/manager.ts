@@ -43,9 +43,10 @@ export interface ManagerOptions {
   /** Stop on SIGTERM/SIGINT (default false: hosts such as NestJS often own the signals). */
   handleSignals?: boolean;
   /**
-   * Time for everything the manager creates: informers (re-list backoff,
-   * resync), controllers (work queues, backoff, reconcile timeouts), leader
-   * election and event timestamps. Default: the wall clock.
+   * Time for everything the manager creates: the transport (rate limit,
+   * request timeouts), informers (re-list backoff, resync), controllers (work
+   * queues, backoff, reconcile timeouts), leader election and event
+   * timestamps. Default: the wall clock.
    */
   clock?: Clock;
 }
@@ -88,7 +89,11 @@ export class Manager implements ControllerHost {
     this.logger = options.logger ?? jsonLogger();
     this.clock = options.clock ?? realClock;
     this.registry = options.registry ?? defaultRegistry();
-    this.transport = new KubeTransport(options.kubeConfig, { ...options.transport, registry: this.registry });
+    this.transport = new KubeTransport(options.kubeConfig, {
+      clock: this.clock,
+      ...options.transport,
+      registry: this.registry,
+    });
     this.informers = new InformerFactory(this.transport, {
       clock: this.clock,
       ...options.informers,
