@@ -22,6 +22,15 @@ export {
   type OwnerReference,
 } from './util/object.js';
 export { TokenBucket } from './util/token-bucket.js';
+export {
+  controllerOf,
+  finalizersWith,
+  finalizersWithout,
+  hasFinalizer,
+  isControlledBy,
+  ownerReferenceTo,
+} from './util/owner.js';
+export { RestMapper, NoKindMatchError } from './client/rest-mapper.js';
 
 export { KubeApiError, isAlreadyExists, isConflict, isGone, isNotFound } from './client/api-error.js';
 export {

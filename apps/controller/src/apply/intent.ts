@@ -1,0 +1,70 @@
+import { hashOf, type RenderedObject } from '#renderer';
+import { deepCopy, ownerReferenceTo, type KubeObject, type ResourceKind } from '#runtime';
+import { ANNOTATIONS } from '../constants.js';
+
+/** One object the controller wants, ready for server-side apply. */
+export interface Intent {
+  kind: ResourceKind;
+  object: KubeObject;
+  /** Field paths another manager owns once the object exists (an HPA's `spec.replicas`). */
+  handOver: string[][];
+  /** Whether it carries an ownerReference to the application (else it is only recorded in status). */
+  owned: boolean;
+  component: string;
+  trait?: string;
+}
+
+/**
+ * The applied intent of a rendered object: the namespace fixed by scope, an
+ * ownerReference to the application when the object lives in its namespace
+ * (cluster-scoped and other-namespace objects cannot carry one), fields
+ * handed to another manager left out once the object exists, and a hash of
+ * all that so an unchanged intent is never sent twice.
+ */
+export function buildIntent(
+  rendered: RenderedObject,
+  kind: ResourceKind,
+  app: KubeObject,
+  liveExists: boolean,
+): Intent {
+  const object = deepCopy(rendered.object) as KubeObject;
+  const meta = (object.metadata ??= {});
+  if (!kind.namespaced) delete meta.namespace;
+  else meta.namespace ??= app.metadata!.namespace;
+  const owned = kind.namespaced && meta.namespace === app.metadata!.namespace;
+  if (owned) meta.ownerReferences = [ownerReferenceTo(app, { controller: true, blockOwnerDeletion: true })];
+  const handOver = liveExists ? rendered.omitOnApply : [];
+  for (const path of handOver) deletePath(object, path);
+  if (handOver.length > 0)
+    meta.annotations = {
+      ...meta.annotations,
+      [ANNOTATIONS.handedOver]: handOver.map((p) => p.join('.')).join(','),
+    };
+  meta.annotations = { ...meta.annotations, [ANNOTATIONS.appliedHash]: hashOf(object).slice(0, 16) };
+  return {
+    kind,
+    object,
+    handOver,
+    owned,
+    component: rendered.component,
+    trait: rendered.role === 'trait' ? rendered.traitType : undefined,
+  };
+}
+
+export function deletePath(obj: Record<string, unknown>, path: readonly string[]): void {
+  let cur: unknown = obj;
+  for (const key of path.slice(0, -1)) {
+    if (!cur || typeof cur !== 'object') return;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  if (cur && typeof cur === 'object') delete (cur as Record<string, unknown>)[path[path.length - 1]];
+}
+
+export function getPath(obj: unknown, path: readonly string[]): unknown {
+  let cur = obj;
+  for (const key of path) {
+    if (!cur || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+}

@@ -1,0 +1,113 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { loadBuiltinDefinitions } from '#definitions';
+import { NoKindMatchError, type Controller } from '#runtime';
+import { APPLICATIONS, COMPONENT_DEFINITIONS, CONTROLLER_NAMESPACE, TRAIT_DEFINITIONS } from './constants.js';
+import { CachedCatalog } from './definitions/cached-catalog.js';
+import { installBuiltins } from './definitions/builtin-installer.js';
+import { Heartbeat } from './host/heartbeat.js';
+import { OwnedWatches } from './host/owned-watches.js';
+import { ignoreStatusOnlyUpdates } from './host/predicates.js';
+import { ManagerService } from './manager.service.js';
+import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
+import { ApplicationReconciler } from './reconcile/application.reconciler.js';
+import { applicationsUsing, DEFINITION_INDEX, definitionIndexFunc } from './reconcile/definition-index.js';
+import { RendererService } from './renderer.service.js';
+
+/** A problem the operator can fix (no CRDs, no access): reported as one line, never a stack. */
+export class ControllerStartError extends Error {
+  override name = 'ControllerStartError';
+}
+
+/**
+ * Start-up and shutdown, in order: check the CRDs are served, install the
+ * built-ins, declare the Application controller and its watches, start the
+ * manager (caches sync first), heartbeat. Shutdown: heartbeat, manager
+ * (in-flight reconciles finish), renderer workers.
+ */
+@Injectable()
+export class ControllerRunner implements OnApplicationBootstrap, OnApplicationShutdown {
+  controller?: Controller;
+  private heartbeat?: Heartbeat;
+
+  constructor(
+    @Inject(CONTROLLER_OPTIONS) private readonly options: ResolvedOptions,
+    @Inject(ManagerService) private readonly managerService: ManagerService,
+    @Inject(RendererService) private readonly rendererService: RendererService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { manager, mapper } = this.managerService;
+    const log = manager.logger;
+    try {
+      await mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind: APPLICATIONS.kind });
+    } catch (err) {
+      if (err instanceof NoKindMatchError)
+        throw new ControllerStartError(
+          'the cluster does not serve core.oam.dev/v1beta1 Applications: install the CRDs first (kubectl apply -f deploy/crds/)',
+        );
+      throw err;
+    }
+    if (this.options.installDefinitions)
+      await installBuiltins(
+        manager.client,
+        await loadBuiltinDefinitions(),
+        this.options.systemNamespace,
+        log,
+      );
+    this.controller = this.declareController();
+    await manager.start();
+    this.heartbeat = new Heartbeat(manager.client, {
+      namespace: CONTROLLER_NAMESPACE,
+      version: this.options.version,
+      intervalMs: this.options.heartbeatIntervalMs,
+      log,
+    });
+    await this.heartbeat.start();
+    log.info('oam controller started', {
+      systemNamespace: this.options.systemNamespace,
+      watchNamespaces: this.options.watchNamespaces.length ? this.options.watchNamespaces : 'all',
+      workers: this.options.workers,
+    });
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.heartbeat?.stop();
+    await this.managerService.manager.stop();
+    await this.rendererService.handle.close();
+  }
+
+  private declareController(): Controller {
+    const { manager, mapper } = this.managerService;
+    const informers = manager.informers;
+    const apps = informers.informerFor(APPLICATIONS, {
+      indexers: { [DEFINITION_INDEX]: definitionIndexFunc },
+    });
+    const components = informers.informerFor(COMPONENT_DEFINITIONS);
+    const traits = informers.informerFor(TRAIT_DEFINITIONS);
+    const scope = new Set(this.options.watchNamespaces);
+    // The watches are added while reconciling, so they enqueue into the controller built below.
+    const built: { controller?: Controller } = {};
+    const watches = new OwnedWatches(informers, (r) => built.controller?.enqueue(r));
+    const reconciler = new ApplicationReconciler({
+      client: manager.client,
+      mapper,
+      renderer: this.rendererService.handle,
+      catalog: new CachedCatalog(components.indexer, traits.indexer, this.options.systemNamespace),
+      events: manager.eventRecorder('oam-controller'),
+      watches,
+      inScope: (ns) => scope.size === 0 || scope.has(ns),
+    });
+    const users = applicationsUsing(
+      (v) => apps.indexer.byIndex(DEFINITION_INDEX, v),
+      this.options.systemNamespace,
+    );
+    built.controller = manager
+      .controller('application')
+      .for(APPLICATIONS, { predicates: [ignoreStatusOnlyUpdates] })
+      .watches(COMPONENT_DEFINITIONS, users)
+      .watches(TRAIT_DEFINITIONS, users)
+      .withOptions({ workers: this.options.workers })
+      .build(reconciler);
+    return built.controller;
+  }
+}

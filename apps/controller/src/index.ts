@@ -1,0 +1,6 @@
+/** The OAM controller: reconciles Applications into running, healthy workloads (issue 12). */
+export { startController, type RunningController } from './start-controller.js';
+export { ControllerModule } from './controller.module.js';
+export { ControllerStartError } from './controller.runner.js';
+export type { ControllerOptions } from './options.js';
+export { FIELD_MANAGER, FINALIZER, CONTROLLER_NAMESPACE, DEFAULT_SYSTEM_NAMESPACE } from './constants.js';

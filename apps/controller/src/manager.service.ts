@@ -1,0 +1,22 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { jsonLogger, Manager, RestMapper } from '#runtime';
+import { FIELD_MANAGER } from './constants.js';
+import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
+
+/** The runtime's Manager (caches, client, controllers) and the REST mapper over its transport. */
+@Injectable()
+export class ManagerService {
+  readonly manager: Manager;
+  readonly mapper: RestMapper;
+
+  constructor(@Inject(CONTROLLER_OPTIONS) options: ResolvedOptions) {
+    this.manager = new Manager({
+      kubeConfig: options.kubeConfig,
+      fieldManager: FIELD_MANAGER,
+      logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-controller' } }),
+      registry: options.registry,
+      transport: { qps: options.qps, burst: options.burst },
+    });
+    this.mapper = new RestMapper(this.manager.transport);
+  }
+}

@@ -1,0 +1,50 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from '#runtime';
+import type { Registry } from 'prom-client';
+import { CONTROLLER_NAMESPACE, DEFAULT_SYSTEM_NAMESPACE } from './constants.js';
+
+/** How to run the controller; the CLI's flags map onto these one to one. */
+export interface ControllerOptions {
+  kubeConfig: KubeConfig;
+  /** Where the built-in definitions are installed and looked up after the app's own namespace. */
+  systemNamespace?: string;
+  /** Reconcile Applications only in these namespaces; empty or absent = all. */
+  watchNamespaces?: string[];
+  /** Concurrent reconciles (KubeVela's default is 4). */
+  workers?: number;
+  qps?: number;
+  burst?: number;
+  logger?: Logger;
+  registry?: Registry;
+  /** Shown on the heartbeat Lease. */
+  version?: string;
+  /** Install the built-ins at start-up (default true). */
+  installDefinitions?: boolean;
+  /** How often the heartbeat Lease is renewed (default 10 s). */
+  heartbeatIntervalMs?: number;
+}
+
+export type ResolvedOptions = Required<Omit<ControllerOptions, 'logger' | 'registry'>> &
+  Pick<ControllerOptions, 'logger' | 'registry'>;
+
+export const CONTROLLER_OPTIONS = Symbol('CONTROLLER_OPTIONS');
+
+export function resolveOptions(options: ControllerOptions): ResolvedOptions {
+  return {
+    systemNamespace: DEFAULT_SYSTEM_NAMESPACE,
+    watchNamespaces: [],
+    workers: 4,
+    qps: 50,
+    burst: 100,
+    version: process.env.npm_package_version ?? '0.1.0',
+    installDefinitions: true,
+    heartbeatIntervalMs: 10_000,
+    ...stripUndefined(options),
+  };
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+export { CONTROLLER_NAMESPACE };

@@ -1,0 +1,233 @@
+import type { AppliedResource, Application, ApplicationStatus } from '#api';
+import {
+  RenderErrors,
+  stableStringify,
+  type DefinitionCatalog,
+  type RenderedApp,
+  type RendererHandle,
+} from '#renderer';
+import type {
+  Client,
+  EventRecorder,
+  KubeObject,
+  ReconcileContext,
+  Reconciler,
+  Request,
+  Result,
+  RestMapper,
+} from '#runtime';
+import { applyIntent, errorMessage, type ApplyOutcome } from '../apply/applier.js';
+import { objectKey, resourceKey } from '../apply/identity.js';
+import { buildIntent } from '../apply/intent.js';
+import { deleteIfOurs, prune } from '../apply/pruner.js';
+import { APPLICATIONS } from '../constants.js';
+import type { OwnedWatches } from '../host/owned-watches.js';
+import { ensureFinalizer, removeFinalizer } from './finalizer.js';
+import { observeHealth, type LiveLookup } from './health-observer.js';
+import { resolveApplication, unsupportedFields } from './resolve-application.js';
+import { nextRevision } from './revision.js';
+import { nextStatus, type Observation } from './status.js';
+
+export interface ReconcilerDeps {
+  client: Client;
+  mapper: RestMapper;
+  renderer: RendererHandle;
+  catalog: DefinitionCatalog;
+  events: EventRecorder;
+  watches: OwnedWatches;
+  /** Whether Applications in this namespace are ours to reconcile (--watch-namespace). */
+  inScope(namespace: string): boolean;
+  now?: () => string;
+}
+
+/** While something is unhealthy and may not send events (objects in other namespaces), look again this often. */
+const UNHEALTHY_RECHECK_MS = 10_000;
+
+/**
+ * One reconcile of an Application (DESIGN, "One reconcile of an
+ * Application"): read from the cache, resolve, render, apply, prune,
+ * observe, write status only when it changed. Level-triggered: it never
+ * asks what changed, only what is wanted and what is there.
+ */
+export class ApplicationReconciler implements Reconciler {
+  constructor(private readonly deps: ReconcilerDeps) {}
+
+  async reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
+    if (!this.deps.inScope(request.namespace)) return;
+    const cached = await this.deps.client.get(APPLICATIONS, request.namespace, request.name);
+    if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization
+    if (cached.metadata?.deletionTimestamp) return this.finalize(cached, ctx);
+    const app = await ensureFinalizer(this.deps.client, cached);
+    const previous = app.status as ApplicationStatus | undefined;
+    const unsupported = unsupportedFields(app as unknown as Application);
+
+    const resolved = resolveApplication(app, this.deps.catalog);
+    if (!resolved.spec)
+      return this.renderFailed(
+        app,
+        resolved.errors.map((e) => e.message),
+        unsupported,
+      );
+    const revision = nextRevision(app as unknown as Application, resolved.definitions);
+    let rendered: RenderedApp;
+    try {
+      rendered = await this.deps.renderer.renderer.render({
+        ...resolved.spec,
+        revision: { name: revision.name, number: revision.revision },
+      });
+    } catch (err) {
+      if (!(err instanceof RenderErrors)) throw err;
+      return this.renderFailed(
+        app,
+        err.errors.map((e) => e.message),
+        unsupported,
+      );
+    }
+
+    const recorded = previous?.appliedResources ?? [];
+    const outcomes = await this.applyAll(rendered, app, recorded);
+    const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
+    const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
+    const wanted = new Set(outcomes.map((o) => objectKey(o.intent.object)));
+    const unwanted = recorded.filter((r) => !wanted.has(resourceKey(r)));
+    let requeue: Result | undefined;
+    if (problems.length === 0 && unwanted.length > 0) {
+      // Prune only against the newest spec: if the app changed since this render, the next reconcile decides.
+      if (await this.isLatest(app)) {
+        const pruned = await prune(this.deps.client, this.deps.mapper, app, recorded, wanted);
+        applied.push(...pruned.kept);
+        problems.push(...pruned.errors);
+        if (pruned.deleted.length > 0)
+          this.deps.events.event(
+            app,
+            'Normal',
+            'Pruned',
+            `deleted ${pruned.deleted.map(describeRef).join(', ')}`,
+          );
+      } else {
+        applied.push(...unwanted);
+        requeue = { requeue: true };
+      }
+    } else if (problems.length > 0) {
+      // Keep the record of everything not re-applied, so nothing applied before is forgotten.
+      const now = new Set(applied.map(resourceKey));
+      applied.push(...recorded.filter((r) => !now.has(resourceKey(r))));
+      this.deps.events.event(app, 'Warning', 'ApplyFailed', problems.join('; '));
+    }
+    const changed = outcomes.filter((o) => o.result === 'applied');
+    if (changed.length > 0) ctx.log.info('applied', { objects: changed.map((o) => describeRef(o.applied!)) });
+
+    const services = await observeHealth(
+      rendered,
+      async (o) => (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>,
+      this.deps.renderer.health,
+    );
+    const status = await this.writeStatus(app, {
+      generation: app.metadata?.generation,
+      renderErrors: [],
+      revision,
+      applyProblems: problems,
+      applied,
+      services,
+      unsupported,
+    });
+    if (requeue) return requeue;
+    if (problems.length > 0) return { requeue: true };
+    if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
+  }
+
+  private async applyAll(
+    rendered: RenderedApp,
+    app: KubeObject,
+    recorded: readonly AppliedResource[],
+  ): Promise<ApplyOutcome[]> {
+    const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
+    const outcomes: ApplyOutcome[] = [];
+    for (const r of rendered.objects) {
+      let kind;
+      try {
+        kind = await this.deps.mapper.kindFor(r.object);
+      } catch (err) {
+        const placeholder = buildIntent(
+          r,
+          { group: '', version: '', plural: '', kind: r.object.kind, namespaced: true },
+          app,
+          false,
+        );
+        outcomes.push({ intent: placeholder, result: 'failed', message: errorMessage(err) });
+        continue;
+      }
+      this.deps.watches.ensure(kind);
+      const ns = kind.namespaced ? (r.object.metadata?.namespace ?? app.metadata?.namespace) : undefined;
+      const live = await this.deps.client.get(kind, ns, r.object.metadata!.name!);
+      const intent = buildIntent(r, kind, app, live !== undefined);
+      outcomes.push(await applyIntent(this.deps.client, intent, live, app, uids));
+    }
+    return outcomes;
+  }
+
+  private async renderFailed(app: KubeObject, errors: string[], unsupported: string[]): Promise<void> {
+    const previous = app.status as ApplicationStatus | undefined;
+    const before = previous?.conditions?.find((c) => c.type === 'Rendered');
+    const message = errors.join('\n');
+    if (before?.message !== message || before?.observedGeneration !== app.metadata?.generation)
+      this.deps.events.event(app, 'Warning', 'RenderFailed', message);
+    await this.writeStatus(app, {
+      generation: app.metadata?.generation,
+      renderErrors: errors,
+      applyProblems: [],
+      unsupported,
+    });
+    // Nothing to retry: the next change of the app or a definition enqueues it again.
+  }
+
+  private async finalize(app: KubeObject, ctx: ReconcileContext): Promise<Result | void> {
+    const previous = app.status as ApplicationStatus | undefined;
+    const pending: AppliedResource[] = [];
+    for (const r of previous?.appliedResources ?? []) {
+      if (!(await deleteIfOurs(this.deps.client, this.deps.mapper, app, r))) pending.push(r);
+    }
+    if (pending.length > 0) {
+      const status = { ...previous, status: 'deleting' as const, appliedResources: pending };
+      if (stableStringify(status) !== stableStringify(previous ?? {}))
+        await this.deps.client.updateStatus(APPLICATIONS, { ...app, status });
+      return { requeueAfter: 1000 }; // deletions also enqueue through the watches; this bounds a missed one
+    }
+    await removeFinalizer(this.deps.client, app);
+    ctx.log.info('deleted everything it applied; finalizer removed');
+  }
+
+  private async writeStatus(app: KubeObject, o: Observation): Promise<ApplicationStatus> {
+    const previous = app.status as ApplicationStatus | undefined;
+    const now = (this.deps.now ?? (() => new Date().toISOString()))();
+    const status = nextStatus(previous, o, now);
+    if (stableStringify(status) !== stableStringify(previous ?? {}))
+      await this.deps.client.updateStatus(APPLICATIONS, { ...app, status });
+    return status;
+  }
+
+  private async live(obj: KubeObject): Promise<KubeObject | undefined> {
+    try {
+      const kind = await this.deps.mapper.kindFor(obj);
+      return await this.deps.client.get(
+        kind,
+        kind.namespaced ? obj.metadata?.namespace : undefined,
+        obj.metadata!.name!,
+      );
+    } catch {
+      return undefined; // health then says it does not exist yet
+    }
+  }
+
+  /** True when the server's Application is still at the generation this reconcile rendered. */
+  private async isLatest(app: KubeObject): Promise<boolean> {
+    const fresh = await this.deps.client
+      .resource(APPLICATIONS)
+      .get(app.metadata?.namespace, app.metadata!.name!);
+    return fresh.metadata?.generation === app.metadata?.generation;
+  }
+}
+
+function describeRef(r: AppliedResource): string {
+  return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;
+}

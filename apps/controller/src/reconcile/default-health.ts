@@ -1,0 +1,36 @@
+import type { HealthResult } from '#renderer';
+import type { KubeObject } from '#api';
+
+type Obj = Record<string, any>;
+
+/**
+ * Health of a workload whose definition has no health policy: what
+ * `kubectl rollout status` would say for the common kinds; anything else is
+ * healthy once it exists.
+ */
+export function defaultHealth(live: KubeObject): HealthResult {
+  const spec = (live.spec ?? {}) as Obj;
+  const status = (live.status ?? {}) as Obj;
+  const observed = (status.observedGeneration ?? 0) >= (live.metadata?.generation ?? 0);
+  switch (live.kind) {
+    case 'Deployment':
+    case 'StatefulSet': {
+      const want = spec.replicas ?? 1;
+      const ready = status.readyReplicas ?? 0;
+      const healthy = observed && ready === want && (status.updatedReplicas ?? 0) === want;
+      return { healthy, message: `Ready:${ready}/${want}` };
+    }
+    case 'DaemonSet': {
+      const want = status.desiredNumberScheduled ?? 0;
+      const ready = status.numberReady ?? 0;
+      return { healthy: observed && ready === want, message: `Ready:${ready}/${want}` };
+    }
+    case 'Job': {
+      const want = spec.completions ?? 1;
+      const done = status.succeeded ?? 0;
+      return { healthy: done >= want, message: `Succeeded:${done}/${want}` };
+    }
+    default:
+      return { healthy: true };
+  }
+}

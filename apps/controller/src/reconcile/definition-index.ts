@@ -1,0 +1,33 @@
+import type { Application } from '#api';
+import type { IndexFunc, KubeObject, Request } from '#runtime';
+
+/** Applications by the definitions they use: `ComponentDefinition/webservice`, `TraitDefinition/gateway`. */
+export const DEFINITION_INDEX = 'oam.definitions';
+
+export const definitionIndexFunc: IndexFunc<KubeObject> = (obj) => {
+  const components = (obj as unknown as Application).spec?.components ?? [];
+  const keys = new Set<string>();
+  for (const c of components) {
+    if (c.type) keys.add(`ComponentDefinition/${c.type}`);
+    for (const t of c.traits ?? []) keys.add(`TraitDefinition/${t.type}`);
+  }
+  return [...keys];
+};
+
+/**
+ * The Applications a changed definition re-renders: those using its name in
+ * its namespace, or in every namespace when it is a system definition (an
+ * app namespace with its own definition of that name just re-renders unchanged).
+ */
+export function applicationsUsing(
+  byIndex: (value: string) => KubeObject[],
+  systemNamespace: string,
+): (definition: KubeObject) => Request[] {
+  return (definition) => {
+    const ns = definition.metadata?.namespace ?? '';
+    const users = byIndex(`${definition.kind}/${definition.metadata?.name}`);
+    return users
+      .filter((app) => ns === systemNamespace || app.metadata?.namespace === ns)
+      .map((app) => ({ namespace: app.metadata!.namespace!, name: app.metadata!.name! }));
+  };
+}
