@@ -75,8 +75,20 @@ describe('propagationPolicy', () => {
     const http = target().http;
     const owner = await create('fg-owner');
     await create('fg-child', { ...ownedBy(owner, true), finalizers: ['conformance.example.com/hold'] });
-    // A garbage collector that has not seen the dependent yet would finish the owner at once.
-    await new Promise((r) => setTimeout(r, 1_000));
+    // A garbage collector that has not seen the dependent yet would finish the owner at once. It takes
+    // in a resource's changes in order: once it has collected a dependent created after fg-child (whose
+    // owner never existed), fg-child is in its graph.
+    await create('fg-sentinel', {
+      ownerReferences: [
+        {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          name: 'fg-never-there',
+          uid: '00000000-0000-4000-8000-000000000001',
+        },
+      ],
+    });
+    await gone(cm('fg-sentinel'), 'a later dependent, collected by the garbage collector');
     const res = await http.delete(cm('fg-owner'), { propagationPolicy: 'Foreground' });
     expect(res.status).toBe(200);
     expect(res.json().metadata.finalizers).toEqual(['foregroundDeletion']);

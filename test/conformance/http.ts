@@ -120,11 +120,13 @@ export class RawClient {
   /**
    * Opens a watch and collects events until `done(events)` is true, the
    * server closes the stream, or `timeoutMs` passes (then the client closes it).
+   * `onOpen` is called when the response headers arrive (the watch is established).
    */
   async watch(
     path: string,
     done: (events: WatchEvent[]) => boolean = () => false,
     timeoutMs = 10_000,
+    onOpen?: () => void,
   ): Promise<WatchResult> {
     const opts = await this.options('GET', path, {});
     return new Promise<WatchResult>((resolve, reject) => {
@@ -143,6 +145,7 @@ export class RawClient {
       const timer = setTimeout(() => finish(false), timeoutMs);
       const r = httpsRequest(opts, (res) => {
         status = res.statusCode ?? 0;
+        onOpen?.();
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => {
           if (status !== 200) {

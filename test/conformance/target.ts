@@ -1,4 +1,5 @@
 import * as k8s from '@kubernetes/client-node';
+import { eventually as coreEventually } from '#kube-core';
 import { RawClient } from './http.js';
 
 /**
@@ -102,24 +103,16 @@ export function useTarget(options: TargetOptions = {}): () => Target {
   };
 }
 
-/** Polls `fn` until it returns a value other than undefined. */
-export async function eventually<T>(
-  fn: () => Promise<T | undefined>,
+/**
+ * kube-core's `eventually` (fails with the last value or error seen), polling every 100 ms to be
+ * gentle on a real API server. The timeout only bounds a failure.
+ */
+export function eventually<T>(
+  check: () => Promise<T | undefined | false>,
   what: string,
-  timeoutMs = 10_000,
+  timeoutMs = 30_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await fn();
-      if (value !== undefined) return value;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+  return coreEventually(check, what, { timeoutMs, intervalMs: 100 });
 }
 
 /** The HTTP status of an error thrown by @kubernetes/client-node (ApiException.code). */

@@ -1,10 +1,11 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
+import { eventually } from '#kube-core';
 import { startServer, type RunningServer } from './index.js';
 
 const run = promisify(execFile);
@@ -104,7 +105,7 @@ describe('embedded API server', () => {
     expect(
       (await apps.readNamespacedDeployment({ namespace: 'default', name: 'web' })).metadata?.generation,
     ).toBe(2);
-    for (let i = 0; i < 50 && seen.length < 3; i++) await new Promise((r) => setTimeout(r, 20));
+    await eventually(() => seen.length >= 3, 'three configmap events');
     req.abort();
     expect(seen).toEqual([`ADDED ${name}`, `MODIFIED ${name}`, `DELETED ${name}`]);
   });
@@ -189,13 +190,25 @@ describe('embedded API server', () => {
       ),
     ).toBe('0 RollingUpdate');
     expect(await kubectl('get', 'cm', 'applied')).toMatch(/^NAME\s+DATA\s+AGE\napplied\s+1\s+\d+s\n$/);
-    const watching = kubectl('get', 'cm', '-w', '--request-timeout=3s').catch(
-      (err: { stdout?: string }) => err.stdout ?? '',
+    // kubectl get -w lists, prints, then watches from the list's resourceVersion: a change made once the
+    // list is printed is delivered however late the watch request arrives.
+    const child = spawn(
+      'kubectl',
+      ['--kubeconfig', server.kubeconfigPath, 'get', 'cm', '-w', '--request-timeout=5s'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    await new Promise((r) => setTimeout(r, 800));
-    await kubectl('label', 'cm', 'applied', 'x=y');
-    const out = await watching;
-    expect(out.split('\n').filter((l) => l.startsWith('applied')).length).toBeGreaterThanOrEqual(2);
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+    const exited = new Promise((r) => child.on('close', r));
+    const appliedLines = () => out.split('\n').filter((l) => l.startsWith('applied')).length;
+    try {
+      await eventually(() => appliedLines() >= 1, 'kubectl get -w to print the list', 20_000);
+      await kubectl('label', 'cm', 'applied', 'x=y');
+      await eventually(() => appliedLines() >= 2, 'kubectl get -w to print the change', 20_000);
+    } finally {
+      child.kill();
+      await exited;
+    }
   });
 
   it('keeps acknowledged objects and continues resourceVersions after a restart', async () => {
