@@ -20,8 +20,8 @@ export interface Step {
   /** Every pattern must match stdout. */
   expect: RegExp[];
   env?: Record<string, string>;
-  /** Runs alongside the command (for `get -w`: the writes it should see). */
-  during?: () => Promise<void>;
+  /** Runs alongside the command (for `get -w`: the writes it should see), given the command's output so far. */
+  during?: (output: CommandOutput) => Promise<void>;
   /** The command must fail, and every pattern must match its stderr. */
   fails?: RegExp[];
 }
@@ -35,6 +35,12 @@ export interface ScenarioOptions {
 }
 
 export class StepFailed extends Error {}
+
+/** The running command's stdout, as it arrives. */
+export interface CommandOutput {
+  /** Resolves once stdout matches `pattern` (fails if the command ends first). */
+  until(pattern: RegExp): Promise<void>;
+}
 
 export async function runKubectlScenario(opts: ScenarioOptions): Promise<string> {
   const transcript = join(opts.workDir, 'kubectl-transcript.txt');
@@ -140,6 +146,16 @@ export async function runKubectlScenario(opts: ScenarioOptions): Promise<string>
         /\sweb\s+nginx:1\.29\s+app=web$/m,
       ],
     },
+    // A matching object the watch lists first: once kubectl prints it, the list is done and the watch
+    // resumes from its resourceVersion, so every later write is seen (no guess at how long that takes).
+    {
+      args: ['create', 'configmap', 'watch-marker', '-n', ns],
+      expect: [/^configmap\/watch-marker created$/m],
+    },
+    {
+      args: ['label', 'configmap', 'watch-marker', '-n', ns, 'watched=yes'],
+      expect: [/^configmap\/watch-marker labeled$/m],
+    },
     {
       args: [
         'get',
@@ -154,12 +170,13 @@ export async function runKubectlScenario(opts: ScenarioOptions): Promise<string>
       ],
       expect: [
         /^EVENT\s+NAME\s+DATA\s+AGE$/m,
+        /^ADDED\s+watch-marker\s+0\s/m,
         /^ADDED\s+watched\s+0\s/m,
         /^MODIFIED\s+watched\s+1\s/m,
         /^DELETED\s+watched\s/m,
       ],
-      during: async () => {
-        await new Promise((r) => setTimeout(r, 1_500));
+      during: async (output) => {
+        await output.until(/^ADDED\s+watch-marker\s/m);
         await kubectl([
           'apply',
           '-n',
@@ -273,9 +290,10 @@ export async function runKubectlScenario(opts: ScenarioOptions): Promise<string>
   ];
 
   for (const step of steps) {
+    const output = new StreamedOutput();
     const [result] = await Promise.all([
-      run(opts, transcript, step.args, step.env ?? {}, Boolean(step.fails)),
-      step.during?.(),
+      run(opts, transcript, step.args, step.env ?? {}, Boolean(step.fails), output),
+      step.during?.(output),
     ]);
     if (step.fails) {
       if (!result.failure)
@@ -306,9 +324,10 @@ function run(
   args: string[],
   env: Record<string, string>,
   expectFailure = false,
+  output?: StreamedOutput,
 ): Promise<{ stdout: string; stderr: string; failure?: StepFailed }> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       opts.kubectl,
       args,
       { cwd: opts.workDir, env: { ...process.env, KUBECONFIG: opts.kubeconfig, ...env }, timeout: 90_000 },
@@ -323,8 +342,37 @@ function run(
               `kubectl ${args.join(' ')} exited ${code}: ${stderr.trim()} (transcript: ${transcript})`,
             )
           : undefined;
+        output?.end();
         resolve({ stdout, stderr, failure });
       },
     );
+    child.stdout?.on('data', (chunk: Buffer | string) => output?.push(chunk.toString()));
   });
+}
+
+class StreamedOutput implements CommandOutput {
+  private text = '';
+  private ended = false;
+  private readonly waiters: Array<{ pattern: RegExp; resolve: () => void; reject: (e: Error) => void }> = [];
+
+  until(pattern: RegExp): Promise<void> {
+    if (pattern.test(this.text)) return Promise.resolve();
+    if (this.ended) return Promise.reject(new StepFailed(`the command ended before printing ${pattern}`));
+    return new Promise((resolve, reject) => this.waiters.push({ pattern, resolve, reject }));
+  }
+
+  push(chunk: string): void {
+    this.text += chunk;
+    for (const w of [...this.waiters]) {
+      if (!w.pattern.test(this.text)) continue;
+      this.waiters.splice(this.waiters.indexOf(w), 1);
+      w.resolve();
+    }
+  }
+
+  end(): void {
+    this.ended = true;
+    for (const w of this.waiters.splice(0))
+      w.reject(new StepFailed(`the command ended before printing ${w.pattern}`));
+  }
 }
