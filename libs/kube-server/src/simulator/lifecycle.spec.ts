@@ -123,11 +123,10 @@ describe('workload simulator lifecycle', () => {
         job.metadata?.annotations?.['batch.kubernetes.io/cronjob-scheduled-timestamp'] as string,
       );
       expect(scheduled % 300_000).toBe(0);
-      // The first schedule time after the CronJob was created, and no earlier than it on the clock.
-      expect(scheduled).toBeGreaterThan(cronJob.metadata?.creationTimestamp?.getTime() as number);
-      expect(scheduled - (cronJob.metadata?.creationTimestamp?.getTime() as number)).toBeLessThanOrEqual(
-        300_000,
-      );
+      // The first schedule time after the CronJob was created (*/5: the next 5-minute boundary), and
+      // not before it on the clock.
+      const created = cronJob.metadata?.creationTimestamp?.getTime() as number;
+      expect(scheduled).toBe(Math.floor(created / 300_000) * 300_000 + 300_000);
       expect(c.clock.now()).toBeGreaterThanOrEqual(scheduled);
       expect(job.metadata?.name).toBe(`tick-${scheduled / 60_000}`);
       expect(job.metadata?.labels).toEqual({ app: 'tick' });
