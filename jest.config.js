@@ -14,5 +14,6 @@ export default {
   transform: {
     '^.+\\.ts$': ['ts-jest', { useESM: true, diagnostics: false }],
   },
-  testTimeout: 30000,
+  // Bounds a hung test only; waits inside tests (eventually, 30 s) fail first and say where they stood.
+  testTimeout: 90000,
 };
