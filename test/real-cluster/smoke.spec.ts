@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as k8s from '@kubernetes/client-node';
+import { eventually as poll } from '#kube-core';
 
 /**
  * The harness itself works: the server is the version we built, and a real
@@ -18,20 +19,9 @@ const core = kc.makeApiClient(k8s.CoreV1Api);
 const apps = kc.makeApiClient(k8s.AppsV1Api);
 const namespace = `smoke-${Date.now().toString(36)}`;
 
-async function eventually<T>(fn: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await fn();
-      if (v !== undefined) return v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-}
+/** A real cluster's controllers take their time: poll every 500 ms for up to a minute. */
+const eventually = <T>(check: () => Promise<T | undefined>, what: string) =>
+  poll(check, what, { timeoutMs: 60_000, intervalMs: 500 });
 
 beforeAll(async () => {
   await core.createNamespace({ body: { metadata: { name: namespace } } });
