@@ -6,15 +6,16 @@ import {
   type RenderedApp,
   type RendererHandle,
 } from '#renderer';
-import type {
-  Client,
-  EventRecorder,
-  KubeObject,
-  ReconcileContext,
-  Reconciler,
-  Request,
-  Result,
-  RestMapper,
+import {
+  isConflict,
+  type Client,
+  type EventRecorder,
+  type KubeObject,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+  type RestMapper,
 } from '#runtime';
 import { applyIntent, errorMessage, type ApplyOutcome } from '../apply/applier.js';
 import { objectKey, resourceKey } from '../apply/identity.js';
@@ -53,6 +54,17 @@ export class ApplicationReconciler implements Reconciler {
   constructor(private readonly deps: ReconcilerDeps) {}
 
   async reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
+    try {
+      return await this.reconcileOnce(request, ctx);
+    } catch (err) {
+      // Someone wrote the Application since the cache saw it: not a failure, just look again.
+      if (!isConflict(err)) throw err;
+      ctx.log.debug('conflict; requeued', { error: errorMessage(err) });
+      return { requeue: true };
+    }
+  }
+
+  private async reconcileOnce(request: Request, ctx: ReconcileContext): Promise<Result | void> {
     if (!this.deps.inScope(request.namespace)) return;
     const cached = await this.deps.client.get(APPLICATIONS, request.namespace, request.name);
     if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization

@@ -3,8 +3,9 @@ import { APPLICATIONS, FINALIZER } from '../constants.js';
 
 /**
  * Adds the cleanup finalizer; returns the updated object (its new
- * resourceVersion is what the status write must build on). A JSON patch
- * that tests the resourceVersion, so a concurrent edit is retried, not lost.
+ * resourceVersion is what the status write must build on). The patch carries
+ * the resourceVersion it was computed from, so a concurrent edit is a 409
+ * Conflict and a retry, never a lost finalizer.
  */
 export async function ensureFinalizer(client: Client, app: KubeObject): Promise<KubeObject> {
   if (hasFinalizer(app, FINALIZER)) return app;
@@ -18,9 +19,6 @@ export async function removeFinalizer(client: Client, app: KubeObject): Promise<
 
 function patchFinalizers(client: Client, app: KubeObject, finalizers: string[]): Promise<KubeObject> {
   const meta = app.metadata!;
-  const ops = [
-    { op: 'test', path: '/metadata/resourceVersion', value: meta.resourceVersion },
-    { op: meta.finalizers ? 'replace' : 'add', path: '/metadata/finalizers', value: finalizers },
-  ];
-  return client.patch(APPLICATIONS, meta.namespace, meta.name!, ops, { type: 'json' });
+  const patch = { metadata: { resourceVersion: meta.resourceVersion, finalizers } };
+  return client.patch(APPLICATIONS, meta.namespace, meta.name!, patch, { type: 'merge' });
 }

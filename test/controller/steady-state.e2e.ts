@@ -1,0 +1,106 @@
+import { eventually } from '#kube-core';
+import type { KubeObject, WatchEvent } from '#runtime';
+import { ControllerCluster, edit, helloApp } from './harness.js';
+
+let cluster: ControllerCluster;
+
+beforeAll(async () => {
+  cluster = await ControllerCluster.start();
+  // No heartbeat during the test: it is the controller's only write by design when nothing changes.
+  await cluster.startController({ heartbeatIntervalMs: 3_600_000 });
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+async function counter(
+  name: string,
+  labels: (l: Partial<Record<string, string | number>>) => boolean,
+): Promise<number> {
+  const metric = await cluster.registry.getSingleMetric(name)?.get();
+  return (metric?.values ?? []).filter((v) => labels(v.labels)).reduce((sum, v) => sum + v.value, 0);
+}
+const WRITES = new Set(['create', 'update', 'patch', 'delete']);
+const writes = () => counter('rest_client_requests_total', (l) => WRITES.has(String(l.verb)));
+const reconciles = () =>
+  counter(
+    'controller_runtime_reconcile_total',
+    (l) => l.controller === 'application' && l.result !== 'error',
+  );
+
+describe('the controller at rest and under rapid change', () => {
+  it('50 rapid updates, A→B→A included, delete nothing the specs all want and converge on the newest', async () => {
+    const ns = await cluster.namespace('rapid');
+    const deleted: string[] = [];
+    const abort = new AbortController();
+    const watches = await Promise.all(
+      [
+        { apiVersion: 'apps/v1', kind: 'Deployment' },
+        { apiVersion: 'v1', kind: 'Service' },
+        { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress' },
+      ].map(async (k) => {
+        const c = await cluster.resource(k);
+        // Wrapped: an async function returning the watch's promise would wait for the watch to end.
+        const done = c
+          .watch({ namespace: ns, signal: abort.signal }, (e: WatchEvent<KubeObject>) => {
+            if (e.type === 'DELETED') deleted.push(`${e.object.kind}/${e.object.metadata?.name}`);
+          })
+          .catch(() => undefined);
+        return { done };
+      }),
+    );
+    // A has a gateway named "a", B one named "b": each spec wants the Deployment, the Service and
+    // its own Ingress. Updates alternate A, B, A, ... with a new image each time, ending on A.
+    const spec = (i: number) =>
+      edit(helloApp(ns), (s) => {
+        s.components[0].properties.image = `crccheck/hello-world:v${i}`;
+        const name = i % 2 === 0 ? 'a' : 'b';
+        s.components[0].traits.push({ type: 'gateway', properties: { name, http: { '/': 8000 } } });
+      });
+    for (let i = 0; i < 50; i++) await cluster.applyApp(spec(i === 49 ? 50 : i));
+    const app = await cluster.appStatus(
+      ns,
+      'hello',
+      (s, a) => s.status === 'running' && s.observedGeneration === a.metadata?.generation,
+      'the newest spec to be running',
+    );
+    expect(app.metadata?.generation).toBe(50);
+    await eventually(
+      async () => (await cluster.get('networking.k8s.io/v1', 'Ingress', ns, 'hello-web-b')) === undefined,
+      'the Ingress only B wanted to be pruned',
+    );
+    const ingressA = await cluster.get('networking.k8s.io/v1', 'Ingress', ns, 'hello-web-a');
+    expect(ingressA).toBeDefined();
+    const deployment = await cluster.get('apps/v1', 'Deployment', ns, 'hello-web');
+    expect((deployment?.spec as any).template.spec.containers[0].image).toBe('crccheck/hello-world:v50');
+    const applied = ((app.status as any).appliedResources as any[]).map((r) => `${r.kind}/${r.name}`).sort();
+    expect(applied).toEqual(
+      expect.arrayContaining(['Deployment/hello-web', 'Ingress/hello-web-a', 'Service/hello-web']),
+    );
+    abort.abort();
+    await Promise.all(watches.map((w) => w.done));
+    // Wanted by every spec: never deleted, not even for a moment.
+    expect(deleted.filter((d) => d === 'Deployment/hello-web' || d === 'Service/hello-web')).toEqual([]);
+  }, 120_000);
+
+  it('a resync with nothing changed makes no write', async () => {
+    const namespaces = await Promise.all([1, 2, 3].map((i) => cluster.namespace(`rest${i}`)));
+    for (const ns of namespaces) await cluster.applyApp(helloApp(ns));
+    for (const ns of namespaces)
+      await cluster.appStatus(ns, 'hello', (s) => s.status === 'running', `hello in ${ns} to be running`);
+    // One resync to let anything still settling settle, then the one that is measured.
+    const settle = async () => {
+      const before = await reconciles();
+      cluster.controller!.resync();
+      await eventually(
+        async () => (await reconciles()) >= before + namespaces.length,
+        'the resync reconciles',
+      );
+    };
+    await settle();
+    const before = await writes();
+    await settle();
+    expect(await writes()).toBe(before);
+  });
+});
