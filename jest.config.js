@@ -9,6 +9,7 @@ export default {
   testPathIgnorePatterns: ["/node_modules/", "/dist/", "/test/real-cluster/"],
   moduleNameMapper: {
     '^#(api|renderer|kube-server|runtime|kube-core|definitions)$': '<rootDir>/libs/$1/src/index.ts',
+    '^#controller$': '<rootDir>/apps/controller/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

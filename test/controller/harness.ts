@@ -17,7 +17,7 @@ import {
   type KubeObject,
   type ResourceKind,
 } from '#runtime';
-import { startController, type RunningController } from '../../apps/controller/src/index.js';
+import { startController, type RunningController } from '#controller';
 
 export const APPS: ResourceKind = {
   group: 'core.oam.dev',

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerController } from './commands/controller/index.js';
 import { registerRender } from './commands/render/index.js';
 import { registerServer } from './commands/server/index.js';
 import { UserError } from './output/user-error.js';
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
     .showHelpAfterError();
   registerRender(program);
   registerServer(program);
+  registerController(program);
   return program;
 }
 
