@@ -1,5 +1,5 @@
-import type { CrdManager } from './crds.js';
-import type { Registry } from './registry.js';
+import type { CrdManager } from './resources/crds.js';
+import type { Registry } from './resources/registry.js';
 import type { Store } from './store/store.js';
 
 export type Logger = (entry: Record<string, unknown>) => void;

@@ -1,8 +1,25 @@
 /**
  * The embedded Kubernetes-compatible API server: HTTPS + bearer token,
  * discovery, CRUD/list/watch on built-ins and CRDs, durable SQLite storage.
+ *
+ * A request's way through the folders:
+ *   server/       startServer: TLS, the bearer token, the kubeconfig; wires the parts below
+ *   http/         routing a path, reading bodies, writing responses, the handlers, watch streams
+ *   protobuf/     the protobuf wire format (bodies some clients send, OpenAPI v2 as protobuf)
+ *   discovery/    /version, /api, /apis and OpenAPI v2/v3: what clients learn the server serves
+ *   resources/    what is served: the built-in resource table, the registry, CRDs
+ *   query/        list parameters: label and field selectors, continue tokens
+ *   table/        server-side printing (the columns `kubectl get` shows)
+ *   objects/      get/list/create/update/patch/delete with kube-apiserver's semantics (admission)
+ *     validation/ patch/ convert/ cluster-ips/   what admission and writes use
+ *   store/        the SQLite store, resourceVersions, the change history watches replay
+ * After a write:
+ *   controllers/  the server's own controllers (garbage collector, namespaces, CRD clean-up) and
+ *                 the in-process controller API that the workload simulator runs on
+ *   simulator/    the workload simulator (Deployments, Jobs, ..., a kubelet; no containers run)
+ * core.ts (what every part shares) and errors.ts (ApiError, the Status format) are used everywhere.
  */
-export { startServer, registerController, type ServerOptions, type RunningServer } from './server.js';
+export { startServer, registerController, type ServerOptions, type RunningServer } from './server/server.js';
 export { ApiError } from './errors.js';
 export { workloadSimulator, type SimulatorOptions } from './simulator/index.js';
 export type {
@@ -11,5 +28,5 @@ export type {
   ControllerEvent,
   InProcessApi,
   Gvr,
-} from './controllers.js';
+} from './controllers/in-process.js';
 export type { KubeObj } from './store/types.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '../errors.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../resources/builtin.js';
 import { Store } from '../store/store.js';
 import type { KubeObj } from '../store/types.js';
 import { ClusterIpAllocator } from './allocator.js';

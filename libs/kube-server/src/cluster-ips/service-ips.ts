@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../errors.js';
 import { invalid } from '../objects/meta.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 import { type FieldCause, invalidRendered } from '../validation/field-errors.js';
 import { AllocationError, type ClusterIpAllocator } from './allocator.js';

@@ -1,9 +1,9 @@
 import { DeferredBatch } from './deferred-batch.js';
-import type { Core } from './core.js';
-import { CRD_KEY } from './crds.js';
+import type { Core } from '../core.js';
+import { CRD_KEY } from '../resources/crds.js';
 import type { GcActions } from './gc.js';
-import { nowTimestamp } from './objects/meta.js';
-import type { ChangeEvent, KubeObj } from './store/types.js';
+import { nowTimestamp } from '../objects/meta.js';
+import type { ChangeEvent, KubeObj } from '../store/types.js';
 
 /** The finalizer apiextensions-apiserver puts on a CRD being deleted, until its custom resources are gone. */
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';

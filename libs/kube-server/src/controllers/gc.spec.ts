@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Core } from './core.js';
-import { CrdManager } from './crds.js';
-import { ObjectService } from './objects/service.js';
-import { Registry } from './registry.js';
-import { Store } from './store/store.js';
-import type { KubeObj } from './store/types.js';
+import type { Core } from '../core.js';
+import { CrdManager } from '../resources/crds.js';
+import { ObjectService } from '../objects/service.js';
+import { Registry } from '../resources/registry.js';
+import { Store } from '../store/store.js';
+import type { KubeObj } from '../store/types.js';
 
 const opts = { manager: 'test' };
 

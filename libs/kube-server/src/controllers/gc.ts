@@ -1,6 +1,6 @@
-import type { Core } from './core.js';
-import { FOREGROUND, type DependentsView, type PropagationPolicy } from './objects/deleter.js';
-import type { ChangeEvent, KubeObj } from './store/types.js';
+import type { Core } from '../core.js';
+import { FOREGROUND, type DependentsView, type PropagationPolicy } from '../objects/deleter.js';
+import type { ChangeEvent, KubeObj } from '../store/types.js';
 
 export interface ObjectRef {
   resource: string;

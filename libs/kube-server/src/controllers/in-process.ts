@@ -1,9 +1,9 @@
-import type { PatchKind } from './collab/patching.js';
-import type { Logger } from './core.js';
-import type { DeleteOptions } from './objects/deleter.js';
-import type { ListQuery } from './objects/reader.js';
-import type { ObjectService } from './objects/service.js';
-import type { ChangeEvent, KubeObj } from './store/types.js';
+import type { PatchKind } from '../patch/index.js';
+import type { Logger } from '../core.js';
+import type { DeleteOptions } from '../objects/deleter.js';
+import type { ListQuery } from '../objects/reader.js';
+import type { ObjectService } from '../objects/service.js';
+import type { ChangeEvent, KubeObj } from '../store/types.js';
 
 /** A group/version/resource, e.g. { group: 'apps', version: 'v1', resource: 'deployments' }. */
 export interface Gvr {

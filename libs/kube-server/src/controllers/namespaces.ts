@@ -1,8 +1,8 @@
 import { DeferredBatch } from './deferred-batch.js';
-import type { Core } from './core.js';
+import type { Core } from '../core.js';
 import type { GcActions } from './gc.js';
-import { CRD_KEY } from './crds.js';
-import type { ChangeEvent } from './store/types.js';
+import { CRD_KEY } from '../resources/crds.js';
+import type { ChangeEvent } from '../store/types.js';
 
 const NAMESPACES = '/namespaces';
 

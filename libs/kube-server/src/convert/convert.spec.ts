@@ -1,4 +1,4 @@
-import { BUILTIN_RESOURCES, type ResourceInfo } from '../resources.js';
+import { BUILTIN_RESOURCES, type ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 import { toExternal, toStorage } from './index.js';
 

@@ -1,4 +1,4 @@
-import { apiVersionOf, type ResourceInfo } from '../resources.js';
+import { apiVersionOf, type ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 import { coreToEventsV1, eventsV1ToCore } from './events.js';
 import { hpaV1ToV2, hpaV2ToV1 } from './hpa.js';

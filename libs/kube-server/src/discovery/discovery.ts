@@ -1,5 +1,5 @@
-import type { Registry } from './registry.js';
-import type { ResourceInfo } from './resources.js';
+import type { Registry } from '../resources/registry.js';
+import type { ResourceInfo } from '../resources/builtin.js';
 
 /** The Kubernetes release whose behaviour this server follows (held to it by test/real-cluster against that kube-apiserver). */
 export const KUBE_VERSION = { major: '1', minor: '37', gitVersion: 'v1.37.2+oam-local' };

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { ApiError } from './errors.js';
-import { decodeKubeProtobuf } from './protobuf/decode.js';
+import { ApiError } from '../errors.js';
+import { decodeKubeProtobuf } from '../protobuf/decode.js';
 
 /** etcd's default request limit, as kube-apiserver enforces it. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;

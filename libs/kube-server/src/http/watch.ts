@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { toExternal } from './convert/index.js';
-import type { Core } from './core.js';
-import { ApiError } from './errors.js';
-import { parseResourceVersion } from './objects/reader.js';
-import { storageKey, type ResourceInfo, apiVersionOf } from './resources.js';
-import type { ChangeEvent, KubeObj } from './store/types.js';
+import { toExternal } from '../convert/index.js';
+import type { Core } from '../core.js';
+import { ApiError } from '../errors.js';
+import { parseResourceVersion } from '../objects/reader.js';
+import { storageKey, type ResourceInfo, apiVersionOf } from '../resources/builtin.js';
+import type { ChangeEvent, KubeObj } from '../store/types.js';
 
 export interface WatchRequest {
   info: ResourceInfo;

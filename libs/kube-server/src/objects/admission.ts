@@ -1,19 +1,33 @@
+import type { Core, WriteOptions } from '../core.js';
 import {
-  builtinUnknownFields,
+  findBuiltinKind,
+  strictDecodingMessage,
+  unknownFields,
   validateBuiltin,
   validateCrd,
   validateObjectName,
   type FieldCause,
-} from '../collab/validating.js';
-import type { Core, WriteOptions } from '../core.js';
-import { strictDecodingMessage } from '../validation/index.js';
+  type GroupVersionKind,
+} from '../validation/index.js';
 import { ApiError } from '../errors.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 import { applyBuiltinDefaults } from './defaults.js';
 import { dropEmptyMetaCollections } from './empty-meta.js';
 import { badRequest, invalid, namespaceNotFound } from './meta.js';
 import { foldStringData } from './secret-string-data.js';
+
+/**
+ * Which checks apply to which resource: the validation module models most built-in kinds; the
+ * others (e.g. Endpoints, IngressClass) are stored after name validation only.
+ */
+function builtinCauses(gvk: GroupVersionKind, obj: object): FieldCause[] {
+  return findBuiltinKind(gvk) ? validateBuiltin(gvk, obj) : [];
+}
+
+function builtinUnknownFields(gvk: GroupVersionKind, obj: object): string[] {
+  return findBuiltinKind(gvk) ? unknownFields(gvk, obj) : [];
+}
 
 /** The Go package name kube's internal types live in, as its conversion errors print it. */
 function internalGroup(info: ResourceInfo): string {
@@ -161,7 +175,7 @@ export function admit(
     causes.push(...validateObjectName(info, out.metadata.generateName, true));
   if (schema) causes.push(...schema.validate(out));
   else if (!info.crd)
-    causes.push(...validateBuiltin({ group: info.group, version: info.version, kind: info.kind }, out));
+    causes.push(...builtinCauses({ group: info.group, version: info.version, kind: info.kind }, out));
   if (info.kind === 'CustomResourceDefinition' && info.group === 'apiextensions.k8s.io')
     causes.push(...validateCrd(out));
   if (causes.length) throw invalid(info, name, causes);

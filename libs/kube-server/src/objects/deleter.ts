@@ -1,8 +1,8 @@
 import { toExternal } from '../convert/index.js';
 import type { Core } from '../core.js';
-import { CRD_CLEANUP_FINALIZER, setTerminating } from '../crd-cleanup.js';
-import { CRD_KEY } from '../crds.js';
-import { storageKey, type ResourceInfo } from '../resources.js';
+import { CRD_CLEANUP_FINALIZER, setTerminating } from '../controllers/crd-cleanup.js';
+import { CRD_KEY } from '../resources/crds.js';
+import { storageKey, type ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 import { conflict, notFound, nowTimestamp } from './meta.js';
 

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { ApiError, type StatusCause } from '../errors.js';
-import type { ResourceInfo } from '../resources.js';
+import type { ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 
 /** RFC 3339 with seconds, as kube-apiserver writes timestamps. */

@@ -1,10 +1,10 @@
 import { toExternal } from '../convert/index.js';
 import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
-import { selectableFields } from '../fields.js';
-import { decodeContinue, encodeContinue } from '../paging.js';
-import { storageKey, type ResourceInfo } from '../resources.js';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../selectors.js';
+import { selectableFields } from '../query/fields.js';
+import { decodeContinue, encodeContinue } from '../query/paging.js';
+import { storageKey, type ResourceInfo } from '../resources/builtin.js';
+import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../query/selectors.js';
 import type { KubeObj, StoredEntry } from '../store/types.js';
 import { badRequest, notFound } from './meta.js';
 

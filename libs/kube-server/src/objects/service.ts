@@ -1,11 +1,11 @@
-import type { PatchKind } from '../collab/patching.js';
+import type { PatchKind } from '../patch/index.js';
 import { toExternal } from '../convert/index.js';
 import type { Core, WriteOptions } from '../core.js';
 import { ApiError } from '../errors.js';
-import { GarbageCollector, type GcActions, type ObjectRef } from '../gc.js';
-import { CrdCleanupController } from '../crd-cleanup.js';
-import { NamespaceController } from '../namespaces.js';
-import type { ResourceInfo } from '../resources.js';
+import { GarbageCollector, type GcActions, type ObjectRef } from '../controllers/gc.js';
+import { CrdCleanupController } from '../controllers/crd-cleanup.js';
+import { NamespaceController } from '../controllers/namespaces.js';
+import type { ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 import { ObjectDeleter, type DeleteOptions, type DeleteResult } from './deleter.js';
 import { ObjectReader, type ListQuery, type ListResult } from './reader.js';

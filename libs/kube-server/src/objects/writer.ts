@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { applyPatch, serverSideApply, updateManagedFields, type PatchKind } from '../collab/patching.js';
+import { applyPatch, serverSideApply, updateManagedFields, type PatchKind } from '../patch/index.js';
 import { toExternal, toStorage } from '../convert/index.js';
 import type { Core, WriteOptions } from '../core.js';
-import { CRD_KEY, establishedStatus } from '../crds.js';
+import { CRD_KEY, establishedStatus } from '../resources/crds.js';
 import { ApiError } from '../errors.js';
-import { storageKey, tracksGeneration, type ResourceInfo } from '../resources.js';
+import { storageKey, tracksGeneration, type ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj, StoredEntry } from '../store/types.js';
 import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 /** The opaque continue token: the list's resourceVersion and the key to start after (as kube encodes it). */
 export interface ContinueToken {

@@ -1,4 +1,4 @@
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 /** One label requirement, as in k8s.io/apimachinery/pkg/labels. */
 export interface LabelRequirement {

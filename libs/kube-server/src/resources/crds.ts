@@ -1,9 +1,9 @@
-import { compileCrdSchemas, type CrdVersionSchema, type CrdVersionSchemas } from './collab/validating.js';
-import type { Logger } from './core.js';
+import { compileCrdSchemas, type CrdVersionSchemas, type CustomResourceSchema } from '../validation/index.js';
+import type { Logger } from '../core.js';
 import type { Registry } from './registry.js';
-import type { ResourceInfo, Verb } from './resources.js';
-import type { Store } from './store/store.js';
-import type { ChangeEvent, KubeObj } from './store/types.js';
+import type { ResourceInfo, Verb } from './builtin.js';
+import type { Store } from '../store/store.js';
+import type { ChangeEvent, KubeObj } from '../store/types.js';
 
 export const CRD_KEY = 'apiextensions.k8s.io/customresourcedefinitions';
 
@@ -69,7 +69,7 @@ export class CrdManager {
     });
   }
 
-  schemaFor(info: ResourceInfo): CrdVersionSchema | undefined {
+  schemaFor(info: ResourceInfo): CustomResourceSchema | undefined {
     return info.crd ? this.served.get(info.crd)?.schemas.forVersion(info.version) : undefined;
   }
 

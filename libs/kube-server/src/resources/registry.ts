@@ -1,4 +1,4 @@
-import { BUILTIN_RESOURCES, storageKey, type ResourceInfo } from './resources.js';
+import { BUILTIN_RESOURCES, storageKey, type ResourceInfo } from './builtin.js';
 
 /** The resources served right now: the built-in table plus one entry per served CRD version. */
 export class Registry {

@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from './errors.js';
+import { ApiError } from '../errors.js';
 
 /** The bearer token, random at first start and kept with the state. */
 export function loadOrCreateToken(stateDir: string): string {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as k8s from '@kubernetes/client-node';
 import { eventually } from '#kube-core';
-import { startServer, type RunningServer } from './index.js';
+import { startServer, type RunningServer } from '../index.js';
 
 const run = promisify(execFile);
 

@@ -5,16 +5,16 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { authenticate, loadOrCreateToken } from './auth.js';
-import { controllerContext, type ServerController } from './controllers.js';
-import type { Core, Logger } from './core.js';
-import { CrdManager } from './crds.js';
-import type { ResourceInfo } from './resources.js';
-import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery.js';
-import { ApiError } from './errors.js';
-import { handleResource, type ResourceContext } from './handlers/resource.js';
-import { sendError, sendJson } from './http.js';
+import { controllerContext, type ServerController } from '../controllers/in-process.js';
+import type { Core, Logger } from '../core.js';
+import { CrdManager } from '../resources/crds.js';
+import type { ResourceInfo } from '../resources/builtin.js';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from '../discovery/discovery.js';
+import { ApiError } from '../errors.js';
+import { handleResource, type ResourceContext } from '../http/handlers/resource.js';
+import { sendError, sendJson } from '../http/messages.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { ObjectService } from './objects/service.js';
+import { ObjectService } from '../objects/service.js';
 import {
   OPENAPI_V2_PROTOBUF,
   openApiV2Document,
@@ -23,13 +23,13 @@ import {
   openApiV3Root,
   acceptsJson,
   wantsOpenApiV2Protobuf,
-} from './openapi.js';
-import { Registry } from './registry.js';
-import { route } from './router.js';
-import { Store } from './store/store.js';
+} from '../discovery/openapi.js';
+import { Registry } from '../resources/registry.js';
+import { route } from '../http/router.js';
+import { Store } from '../store/store.js';
 import { loadOrCreateTls, servingSans } from './tls.js';
-import { WatchHub } from './watch.js';
-import { workloadSimulator, type SimulatorOptions } from './simulator/index.js';
+import { WatchHub } from '../http/watch.js';
+import { workloadSimulator, type SimulatorOptions } from '../simulator/index.js';
 
 export interface ServerOptions {
   host?: string;

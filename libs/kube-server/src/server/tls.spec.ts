@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { startServer } from './index.js';
+import { startServer } from '../index.js';
 import { certificateSans, loadOrCreateTls, servingSans } from './tls.js';
 
 describe('serving certificate and kubeconfig address', () => {

@@ -20,7 +20,7 @@
  *   minReplicas once the scale-down window has passed; remove the annotation and
  *   the HPA stops changing replicas.
  */
-import type { Gvr } from '../controllers.js';
+import type { Gvr } from '../controllers/in-process.js';
 import type { KubeObj } from '../store/types.js';
 import {
   GVR,

@@ -16,7 +16,7 @@
  *
  * Usage: `await registerController(server, workloadSimulator({ readyDelayMs: 50 }))`.
  */
-import type { ControllerContext, ControllerEvent, ServerController } from '../controllers.js';
+import type { ControllerContext, ControllerEvent, ServerController } from '../controllers/in-process.js';
 import type { KubeObj } from '../store/types.js';
 import { CRONJOB, reconcileCronJob } from './cronjob.js';
 import { DAEMONSET, reconcileDaemonSet } from './daemonset.js';

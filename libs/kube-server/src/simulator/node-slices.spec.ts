@@ -4,7 +4,7 @@
  * endpoints.spec.ts covers the same behaviour over real HTTP once it does).
  */
 import { randomUUID } from 'node:crypto';
-import type { Gvr, InProcessApi } from '../controllers.js';
+import type { Gvr, InProcessApi } from '../controllers/in-process.js';
 import type { KubeObj } from '../store/types.js';
 import { EndpointsController } from './endpoints.js';
 import { reconcileNode } from './node.js';

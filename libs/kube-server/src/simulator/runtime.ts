@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { realClock, type Clock, type TimerHandle } from '#kube-core';
 import type { Logger } from '../core.js';
-import type { Gvr, InProcessApi } from '../controllers.js';
+import type { Gvr, InProcessApi } from '../controllers/in-process.js';
 import type { KubeObj, OwnerReference } from '../store/types.js';
 
 export type Obj = Record<string, any>;

@@ -4,7 +4,7 @@
  * formatting helpers kube's printers reuse across kinds.
  */
 import { age } from './duration.js';
-import type { KubeObj } from './store/types.js';
+import type { KubeObj } from '../store/types.js';
 
 /** One printed column: kube's name/type/priority and how a cell is computed (priority 1 = `-o wide`). */
 export interface ColumnSpec {

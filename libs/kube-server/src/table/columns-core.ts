@@ -1,8 +1,8 @@
 /** Printed columns for the core (v1) kinds, as kube-apiserver's printers define them. */
 import { age } from './duration.js';
-import type { KubeObj } from './store/types.js';
-import { AGE, NAME, a, col, join, type Any, type ColumnSpec } from './table-column-helpers.js';
-import { podCells } from './table-pod-cells.js';
+import type { KubeObj } from '../store/types.js';
+import { AGE, NAME, a, col, join, type Any, type ColumnSpec } from './column-helpers.js';
+import { podCells } from './pod-cells.js';
 
 function servicePorts(o: KubeObj): string {
   const ports = (a(o).spec?.ports ?? []) as Any[];

@@ -1,5 +1,5 @@
 /** Printed columns for the remaining built-in kinds: networking (Ingress), discovery (EndpointSlice) and RBAC bindings. */
-import { AGE, NAME, a, col, join, limited, type Any, type ColumnSpec } from './table-column-helpers.js';
+import { AGE, NAME, a, col, join, limited, type Any, type ColumnSpec } from './column-helpers.js';
 
 export const OTHER_COLUMNS: Record<string, ColumnSpec[]> = {
   Ingress: [

@@ -1,6 +1,6 @@
 /** Printed columns for the workload kinds: apps (Deployment, ReplicaSet, StatefulSet, DaemonSet), batch and autoscaling. */
 import { age, humanDuration } from './duration.js';
-import type { KubeObj } from './store/types.js';
+import type { KubeObj } from '../store/types.js';
 import {
   AGE,
   NAME,
@@ -12,7 +12,7 @@ import {
   workloadTail,
   type Any,
   type ColumnSpec,
-} from './table-column-helpers.js';
+} from './column-helpers.js';
 
 function hpaTargets(o: KubeObj): string {
   const metrics = (a(o).spec?.metrics ?? []) as Any[];

@@ -2,12 +2,12 @@
  * The printed columns of every built-in kind (what `kubectl get` shows), put
  * together from the per-group lists, plus the fallbacks for kinds without a printer.
  */
-import { AGE, CREATED, NAME, type ColumnSpec } from './table-column-helpers.js';
-import { CORE_COLUMNS } from './table-columns-core.js';
-import { OTHER_COLUMNS } from './table-columns-other.js';
-import { WORKLOAD_COLUMNS } from './table-columns-workloads.js';
+import { AGE, CREATED, NAME, type ColumnSpec } from './column-helpers.js';
+import { CORE_COLUMNS } from './columns-core.js';
+import { OTHER_COLUMNS } from './columns-other.js';
+import { WORKLOAD_COLUMNS } from './columns-workloads.js';
 
-export type { ColumnSpec } from './table-column-helpers.js';
+export type { ColumnSpec } from './column-helpers.js';
 
 /** Columns per built-in kind, as kube-apiserver's printers define them (what `kubectl get` shows). */
 export const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {

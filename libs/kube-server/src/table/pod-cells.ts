@@ -4,8 +4,8 @@
  * column lists; results are cached per object because three columns share them.
  */
 import { age } from './duration.js';
-import type { KubeObj } from './store/types.js';
-import { a, type Any } from './table-column-helpers.js';
+import type { KubeObj } from '../store/types.js';
+import { a, type Any } from './column-helpers.js';
 
 interface PodCells {
   ready: string;

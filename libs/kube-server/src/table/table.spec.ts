@@ -1,9 +1,9 @@
-import { CrdManager } from './crds.js';
+import { CrdManager } from '../resources/crds.js';
 import { humanDuration } from './duration.js';
 import { evaluateJsonPath } from './jsonpath.js';
-import { Registry } from './registry.js';
-import { BUILTIN_RESOURCES, type ResourceInfo } from './resources.js';
-import type { KubeObj } from './store/types.js';
+import { Registry } from '../resources/registry.js';
+import { BUILTIN_RESOURCES, type ResourceInfo } from '../resources/builtin.js';
+import type { KubeObj } from '../store/types.js';
 import { columnsFor, toTable } from './table.js';
 
 const info = (kind: string) => BUILTIN_RESOURCES.find((r) => r.kind === kind && !r.storage) as ResourceInfo;

@@ -1,9 +1,9 @@
-import type { CrdManager, PrinterColumn } from './crds.js';
+import type { CrdManager, PrinterColumn } from '../resources/crds.js';
 import { age } from './duration.js';
 import { evaluateJsonPath } from './jsonpath.js';
-import type { ResourceInfo } from './resources.js';
-import type { KubeObj } from './store/types.js';
-import { BUILTIN_COLUMNS, CRD_DEFAULT_COLUMNS, DEFAULT_COLUMNS, type ColumnSpec } from './table-columns.js';
+import type { ResourceInfo } from '../resources/builtin.js';
+import type { KubeObj } from '../store/types.js';
+import { BUILTIN_COLUMNS, CRD_DEFAULT_COLUMNS, DEFAULT_COLUMNS, type ColumnSpec } from './columns.js';
 
 export interface TableOptions {
   /** includeObject=None|Metadata|Object (default Metadata). */

@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import type { WriteOptions } from '../core.js';
-import { ApiError } from '../errors.js';
-import type { DeleteOptions, PropagationPolicy } from '../objects/deleter.js';
-import type { ListQuery } from '../objects/reader.js';
+import type { WriteOptions } from '../../core.js';
+import { ApiError } from '../../errors.js';
+import type { DeleteOptions, PropagationPolicy } from '../../objects/deleter.js';
+import type { ListQuery } from '../../objects/reader.js';
 
 /** The field manager: ?fieldManager=, else the client's user agent up to the first '/', as kube-apiserver does. */
 export function managerOf(req: IncomingMessage, query: URLSearchParams): string {

@@ -1,19 +1,19 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { patchKindFromContentType } from '../collab/patching.js';
-import { ApiError } from '../errors.js';
-import { decodeBody, readBody, sendJson, setWarnings, wantsTable } from '../http.js';
-import { compileFilter, type ListResult } from '../objects/reader.js';
-import type { ObjectService } from '../objects/service.js';
+import { patchKindFromContentType } from '../../patch/index.js';
+import { ApiError } from '../../errors.js';
+import { decodeBody, readBody, sendJson, setWarnings, wantsTable } from '../messages.js';
+import { compileFilter, type ListResult } from '../../objects/reader.js';
+import type { ObjectService } from '../../objects/service.js';
 import {
   POD_CONNECT_SUBRESOURCES,
   apiVersionOf,
   type PodConnectSubresource,
   type ResourceInfo,
   type Verb,
-} from '../resources.js';
+} from '../../resources/builtin.js';
 import type { ResourceRoute } from '../router.js';
-import type { KubeObj } from '../store/types.js';
-import { columnsFor, toTable } from '../table.js';
+import type { KubeObj } from '../../store/types.js';
+import { columnsFor, toTable } from '../../table/table.js';
 import type { WatchHub } from '../watch.js';
 import { deleteOptions, listQuery, writeOptions } from './params.js';
 import { handleScale } from './scale.js';

@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { applyPatch, patchKindFromContentType } from '../collab/patching.js';
-import type { ScalePaths } from '../crds.js';
-import { ApiError } from '../errors.js';
-import { decodeBody, readBody, sendJson } from '../http.js';
-import { evaluateJsonPath } from '../jsonpath.js';
-import { conflict, MODIFIED_MESSAGE } from '../objects/meta.js';
-import type { ResourceInfo } from '../resources.js';
-import type { KubeObj } from '../store/types.js';
+import { applyPatch, patchKindFromContentType } from '../../patch/index.js';
+import type { ScalePaths } from '../../resources/crds.js';
+import { ApiError } from '../../errors.js';
+import { decodeBody, readBody, sendJson } from '../messages.js';
+import { evaluateJsonPath } from '../../table/jsonpath.js';
+import { conflict, MODIFIED_MESSAGE } from '../../objects/meta.js';
+import type { ResourceInfo } from '../../resources/builtin.js';
+import type { KubeObj } from '../../store/types.js';
 import type { ResourceContext } from './resource.js';
 import { writeOptions } from './params.js';
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { LOCAL_USER, tokenMatches } from '../auth.js';
-import { ApiError } from '../errors.js';
-import { decodeBody, readBody, sendJson } from '../http.js';
+import { LOCAL_USER, tokenMatches } from '../../server/auth.js';
+import { ApiError } from '../../errors.js';
+import { decodeBody, readBody, sendJson } from '../messages.js';
 import type { ResourceContext } from './resource.js';
 
 /** authentication.k8s.io/v1 TokenReview: the local token authenticates as the local admin; anything else does not. */
