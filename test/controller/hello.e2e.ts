@@ -65,6 +65,34 @@ describe('an Application from examples/hello', () => {
     expect(def?.metadata?.annotations?.['definition.oam.dev/content-hash']).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('publishes each definition’s parameter schema where KubeVela does, Handlebars ones too', async () => {
+    const webservice = await eventually(
+      () => cluster.get('v1', 'ConfigMap', 'vela-system', 'component-schema-webservice'),
+      'the webservice schema ConfigMap',
+    );
+    const schema = JSON.parse((webservice.data as Record<string, string>)['openapi-v3-json-schema']);
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: ['image'],
+      properties: { image: { type: 'string' } },
+    });
+    const def = await cluster.get('core.oam.dev/v1beta1', 'ComponentDefinition', 'vela-system', 'webservice');
+    expect(webservice.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'ComponentDefinition',
+        name: 'webservice',
+        uid: def?.metadata?.uid,
+        controller: true,
+      }),
+    ]);
+    const labels = await eventually(
+      () => cluster.get('v1', 'ConfigMap', 'vela-system', 'trait-schema-labels'),
+      'the labels (Handlebars) schema ConfigMap',
+    );
+    const labelSchema = JSON.parse((labels.data as Record<string, string>)['openapi-v3-json-schema']);
+    expect(labelSchema.additionalProperties).toMatchObject({ type: 'string', nullable: true });
+  });
+
   it('publishes a heartbeat Lease in oam-system annotated with its version', async () => {
     const lease = await eventually(
       () => cluster.get('coordination.k8s.io/v1', 'Lease', 'oam-system', 'oam-controller-heartbeat'),

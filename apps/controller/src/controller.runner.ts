@@ -4,6 +4,7 @@ import { NoKindMatchError, type Controller } from '#runtime';
 import { APPLICATIONS, COMPONENT_DEFINITIONS, CONTROLLER_NAMESPACE, TRAIT_DEFINITIONS } from './constants.js';
 import { CachedCatalog } from './definitions/cached-catalog.js';
 import { installBuiltins } from './definitions/builtin-installer.js';
+import { SchemaPublisher } from './definitions/schema-publisher.js';
 import { Heartbeat } from './host/heartbeat.js';
 import { OwnedWatches } from './host/owned-watches.js';
 import { ignoreStatusOnlyUpdates } from './host/predicates.js';
@@ -47,6 +48,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
         );
       throw err;
     }
+    await this.rendererService.start(manager.transport);
     if (this.options.installDefinitions)
       await installBuiltins(
         manager.client,
@@ -55,6 +57,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
         log,
       );
     this.controller = this.declareController();
+    this.declareSchemaPublishers();
     await manager.start();
     this.heartbeat = new Heartbeat(manager.client, {
       namespace: CONTROLLER_NAMESPACE,
@@ -73,7 +76,19 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationShutdown(): Promise<void> {
     this.heartbeat?.stop();
     await this.managerService.manager.stop();
-    await this.rendererService.handle.close();
+    await this.rendererService.close();
+  }
+
+  /** One small controller per definition kind: their parameter schemas as KubeVela's ConfigMaps. */
+  private declareSchemaPublishers(): void {
+    const { manager } = this.managerService;
+    for (const kind of [COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS]) {
+      manager
+        .controller(`${kind.kind.toLowerCase()}-schema`)
+        .for(kind)
+        .withOptions({ workers: 1 })
+        .build(new SchemaPublisher(manager.client, kind, () => this.rendererService.handle));
+    }
   }
 
   private declareController(): Controller {

@@ -1,0 +1,79 @@
+import type { Definition } from '#api';
+import { hashOf, parameterOpenApiSchema, RenderErrors, type RendererHandle } from '#renderer';
+import {
+  CONFIG_MAPS,
+  isNotFound,
+  ownerReferenceTo,
+  type Client,
+  type KubeObject,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type ResourceKind,
+} from '#runtime';
+
+/** KubeVela's key for the schema in the ConfigMap. */
+export const SCHEMA_KEY = 'openapi-v3-json-schema';
+
+/** `component-schema-webservice`, `trait-schema-gateway`: where KubeVela's tools look. */
+export function schemaConfigMapName(kind: Definition['kind'], name: string): string {
+  return `${kind === 'ComponentDefinition' ? 'component' : 'trait'}-schema-${name}`;
+}
+
+/**
+ * Publishes each definition's parameter schema as KubeVela does: a
+ * ConfigMap in the definition's namespace, owned by it (deleted with it by
+ * the garbage collector). Written only when the schema changed: the hash of
+ * what was last published is remembered per definition, and checked against
+ * the server once per definition after a start.
+ */
+export class SchemaPublisher implements Reconciler {
+  private readonly published = new Map<string, string>();
+
+  constructor(
+    private readonly client: Client,
+    private readonly kind: ResourceKind,
+    private readonly renderer: () => RendererHandle,
+  ) {}
+
+  async reconcile(request: Request, ctx: ReconcileContext): Promise<void> {
+    const def = await this.client.get(this.kind, request.namespace, request.name);
+    if (!def || def.metadata?.deletionTimestamp) return;
+    let schema: Record<string, unknown>;
+    try {
+      schema = await parameterOpenApiSchema(def as unknown as Definition, this.renderer().compiler);
+    } catch (err) {
+      if (!(err instanceof RenderErrors)) throw err;
+      ctx.log.warn('parameter schema not published: the definition does not compile', { error: err.message });
+      return; // the definition's users report the same error when they render
+    }
+    const name = schemaConfigMapName(def.kind as Definition['kind'], request.name);
+    const data = { [SCHEMA_KEY]: JSON.stringify(schema) };
+    const key = `${def.metadata?.uid}`;
+    const hash = hashOf(data);
+    if (this.published.get(key) === hash) return;
+    const live = await this.client
+      .resource(CONFIG_MAPS)
+      .get(request.namespace, name)
+      .catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+    if (!live || hashOf(live.data ?? {}) !== hash) {
+      const configMap: KubeObject = {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: {
+          name,
+          namespace: request.namespace,
+          labels: { 'definition.oam.dev/name': request.name },
+          ownerReferences: [ownerReferenceTo(def, { controller: true, blockOwnerDeletion: true })],
+        },
+        data,
+      };
+      await this.client.apply(CONFIG_MAPS, configMap, { force: true });
+      ctx.log.info('parameter schema published', { configMap: `${request.namespace}/${name}` });
+    }
+    this.published.set(key, hash);
+  }
+}
