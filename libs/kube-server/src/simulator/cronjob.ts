@@ -9,22 +9,10 @@
 import type { KubeObj } from '../store/types.js';
 import { mostRecent, nextAfter, parseCron, type CronSchedule } from './cron.js';
 import { isJobFinished } from './job.js';
-import {
-  GVR,
-  controllerRef,
-  deleteObj,
-  findCondition,
-  getObj,
-  isControlledBy,
-  keyOf,
-  listObjs,
-  parseTime,
-  statusCode,
-  timestamp,
-  writeStatus,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
+import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { findCondition, parseTime, timestamp } from './values.js';
+import { controllerRef, isControlledBy } from './ownership.js';
 
 export const CRONJOB = 'cronjob';
 const COMPONENT = 'cronjob-controller';

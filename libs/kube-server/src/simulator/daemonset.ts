@@ -9,20 +9,10 @@ import type { KubeObj } from '../store/types.js';
 import { fitsNode, type NodeInfo } from './kubelet.js';
 import { isPodActive, isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, truncateHistory } from './revisions.js';
-import {
-  GVR,
-  claim,
-  clone,
-  deleteObj,
-  getObj,
-  keyOf,
-  listObjs,
-  omitZero,
-  parseTime,
-  writeStatus,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { clone, deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { omitZero, parseTime } from './values.js';
+import { claim } from './ownership.js';
 
 export const DAEMONSET = 'daemonset';
 const COMPONENT = 'daemonset-controller';

@@ -33,21 +33,10 @@ import {
   setCondition,
 } from './deployment-status.js';
 import { computeHash } from './hash.js';
-import {
-  GVR,
-  clone,
-  deleteObj,
-  findCondition,
-  getObj,
-  isControlledBy,
-  omitZero,
-  semantic,
-  statusCode,
-  writeObj,
-  writeStatus,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, statusCode, type Obj, type Sim } from './sim.js';
+import { clone, deleteObj, getObj, writeObj, writeStatus } from './objects.js';
+import { findCondition, omitZero, semantic } from './values.js';
+import { isControlledBy } from './ownership.js';
 
 const COMPONENT = 'deployment-controller';
 

@@ -6,15 +6,10 @@
  * `kubectl rollout history/undo` reads back, and they must match kube exactly.
  */
 import type { KubeObj } from '../store/types.js';
-import {
-  clone,
-  controllerRef,
-  parseTime,
-  sameJson,
-  semantic,
-  type LabelSelector,
-  type Obj,
-} from './runtime.js';
+import { type Obj } from './sim.js';
+import { clone } from './objects.js';
+import { parseTime, sameJson, semantic } from './values.js';
+import { controllerRef, type LabelSelector } from './ownership.js';
 
 export const HASH_LABEL = 'pod-template-hash';
 export const REVISION = 'deployment.kubernetes.io/revision';

@@ -6,7 +6,8 @@
  */
 import type { KubeObj } from '../store/types.js';
 import { MAX_REPLICAS, byCreation } from './deployment-revisions.js';
-import { scaledValue, type Obj } from './runtime.js';
+import { type Obj } from './sim.js';
+import { scaledValue } from './values.js';
 
 export const replicasOf = (obj: KubeObj | undefined) =>
   ((obj?.spec as Obj | undefined)?.replicas as number) ?? 0;

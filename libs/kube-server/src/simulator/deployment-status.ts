@@ -7,7 +7,9 @@
  */
 import type { KubeObj } from '../store/types.js';
 import { replicasOf, statusNum, sum } from './deployment-rollout.js';
-import { clone, findCondition, parseTime, timestamp, type Condition, type Obj } from './runtime.js';
+import { type Obj } from './sim.js';
+import { clone } from './objects.js';
+import { findCondition, parseTime, timestamp, type Condition } from './values.js';
 
 // Condition reasons (pkg/controller/deployment/util).
 export const NEW_RS_CREATED = 'NewReplicaSetCreated';

@@ -31,7 +31,9 @@ import {
   progressDeadlineWait,
 } from './deployment-status.js';
 import { isPodActive } from './pods.js';
-import { GVR, claim, controllerOf, getObj, keyOf, listObjs, type Obj, type Sim } from './runtime.js';
+import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { getObj, listObjs } from './objects.js';
+import { claim, controllerOf } from './ownership.js';
 
 export { HASH_LABEL, REVISION, equalIgnoreHash } from './deployment-revisions.js';
 

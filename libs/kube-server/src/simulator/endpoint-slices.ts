@@ -1,7 +1,9 @@
 /** The EndpointSlice controller's sync of one Service (see endpoints.ts). */
 import type { KubeObj } from '../store/types.js';
 import { isPodReady } from './pods.js';
-import { GVR, clone, deleteObj, keyOf, served, stableJson, writeObj, type Obj, type Sim } from './runtime.js';
+import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { clone, deleteObj, served, writeObj } from './objects.js';
+import { stableJson } from './values.js';
 import {
   SERVICE,
   SLICE_SERVICE_NAME,

@@ -1,7 +1,8 @@
 /** What the Endpoints and EndpointSlice controllers share: Service and pod helpers, ports, packing. */
 import type { KubeObj } from '../store/types.js';
 import { phaseOf } from './pods.js';
-import { semantic, stableJson, type Obj } from './runtime.js';
+import { type Obj } from './sim.js';
+import { semantic, stableJson } from './values.js';
 
 export const SERVICE = 'service';
 

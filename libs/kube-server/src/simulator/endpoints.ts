@@ -17,18 +17,8 @@
  */
 import type { KubeObj } from '../store/types.js';
 import { isPodReady } from './pods.js';
-import {
-  GVR,
-  clone,
-  deleteObj,
-  getObj,
-  keyOf,
-  listObjs,
-  served,
-  writeObj,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { clone, deleteObj, getObj, listObjs, served, writeObj } from './objects.js';
 import { syncEndpointSlices } from './endpoint-slices.js';
 import {
   SERVICE,

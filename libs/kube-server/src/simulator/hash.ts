@@ -1,4 +1,4 @@
-import { stableJson } from './runtime.js';
+import { stableJson } from './values.js';
 
 /** 32-bit FNV-1a, the hash kube's controllers use for template hashes. */
 export function fnv32a(bytes: Uint8Array, seed = 0x811c9dc5): number {

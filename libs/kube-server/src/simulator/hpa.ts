@@ -22,19 +22,10 @@
  */
 import type { Gvr } from '../controllers/in-process.js';
 import type { KubeObj } from '../store/types.js';
-import {
-  GVR,
-  SIM_PREFIX,
-  findCondition,
-  getObj,
-  keyOf,
-  timestamp,
-  writeObj,
-  writeStatus,
-  type Condition,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { SIM_PREFIX } from './options.js';
+import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { getObj, writeObj, writeStatus } from './objects.js';
+import { findCondition, timestamp, type Condition } from './values.js';
 
 export const HPA = 'hpa';
 const COMPONENT = 'horizontal-pod-autoscaler';

@@ -8,21 +8,10 @@
  */
 import type { KubeObj } from '../store/types.js';
 import { isPodActive, isPodReady, phaseOf, podFromTemplate } from './pods.js';
-import {
-  GVR,
-  claim,
-  deleteObj,
-  findCondition,
-  getObj,
-  keyOf,
-  listObjs,
-  parseTime,
-  timestamp,
-  writeStatus,
-  type Condition,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { findCondition, parseTime, timestamp, type Condition } from './values.js';
+import { claim } from './ownership.js';
 
 export const JOB = 'job';
 const COMPONENT = 'job-controller';

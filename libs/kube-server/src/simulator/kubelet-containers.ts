@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeObj } from '../store/types.js';
-import type { Obj } from './runtime.js';
+import type { Obj } from './sim.js';
 
 /** Docker-style normalisation of an image reference, as container runtimes report it. */
 export function normalizeImage(image: string): string {

@@ -5,7 +5,7 @@
  */
 import type { KubeObj } from '../store/types.js';
 import { containersOf, initContainersOf } from './kubelet-containers.js';
-import type { Sim } from './runtime.js';
+import type { Sim } from './sim.js';
 
 /** Scheduled, from default-scheduler, on the bound pod. */
 export function scheduledEvent(sim: Sim, bound: KubeObj, pod: KubeObj, nodeName: string): void {

@@ -6,7 +6,9 @@
  * sequence of states rather than arithmetic.
  */
 import type { KubeObj } from '../store/types.js';
-import { SIM_PREFIX, parseTime, type Obj, type ResolvedOptions } from './runtime.js';
+import { SIM_PREFIX, type ResolvedOptions } from './options.js';
+import { type Obj } from './sim.js';
+import { parseTime } from './values.js';
 
 /** The per-pod knobs, as annotations on the Pod (or its template). */
 export const ANNOTATIONS = {

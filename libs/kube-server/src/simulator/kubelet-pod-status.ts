@@ -9,7 +9,9 @@ import { containerStatus, containersOf, initContainersOf } from './kubelet-conta
 import { ANNOTATIONS } from './kubelet-lifecycle.js';
 import { NODE_IP } from './node.js';
 import { conditionsOf } from './pods.js';
-import { clone, findCondition, timestamp, type Condition, type Obj } from './runtime.js';
+import { type Obj } from './sim.js';
+import { clone } from './objects.js';
+import { findCondition, timestamp, type Condition } from './values.js';
 
 /** The pod's status with the node's host IPs and a start time. */
 function baseStatus(pod: KubeObj, now: number): Obj {

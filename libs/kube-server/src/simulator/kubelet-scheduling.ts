@@ -9,7 +9,9 @@ import { scheduledEvent } from './kubelet-events.js';
 import { mergeConditions } from './kubelet-pod-status.js';
 import { nodeLabels } from './node.js';
 import { conditionsOf } from './pods.js';
-import { GVR, SIMULATED_ANNOTATION, clone, writeObj, writeStatus, type Obj, type Sim } from './runtime.js';
+import { SIMULATED_ANNOTATION } from './options.js';
+import { GVR, type Obj, type Sim } from './sim.js';
+import { clone, writeObj, writeStatus } from './objects.js';
 
 export interface NodeInfo {
   name: string;

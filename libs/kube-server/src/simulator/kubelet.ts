@@ -45,16 +45,9 @@ import {
 } from './kubelet-pod-status.js';
 import { markSimulated, schedulePod, simulatedNode, type NodeInfo } from './kubelet-scheduling.js';
 import { phaseOf } from './pods.js';
-import {
-  GVR,
-  SIMULATED_ANNOTATION,
-  getObj,
-  keyOf,
-  writeObj,
-  writeStatus,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { SIMULATED_ANNOTATION } from './options.js';
+import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { getObj, writeObj, writeStatus } from './objects.js';
 
 export { imageId, normalizeImage } from './kubelet-containers.js';
 export { ANNOTATIONS } from './kubelet-lifecycle.js';

@@ -8,7 +8,8 @@ import type { Gvr, InProcessApi } from '../controllers/in-process.js';
 import type { KubeObj } from '../store/types.js';
 import { EndpointsController } from './endpoints.js';
 import { reconcileNode } from './node.js';
-import { resolveOptions, type Obj, type Sim } from './runtime.js';
+import { resolveOptions } from './options.js';
+import { type Obj, type Sim } from './sim.js';
 
 class FakeApi implements InProcessApi {
   private readonly objects = new Map<string, KubeObj>();

@@ -12,24 +12,10 @@
  */
 import { cpus, totalmem } from 'node:os';
 import type { KubeObj } from '../store/types.js';
-import {
-  GVR,
-  SIMULATED_ANNOTATION,
-  clone,
-  findCondition,
-  getObj,
-  keyOf,
-  sameJson,
-  semantic,
-  served,
-  statusCode,
-  timestamp,
-  writeObj,
-  writeStatus,
-  type Condition,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { SIMULATED_ANNOTATION } from './options.js';
+import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
+import { clone, getObj, served, writeObj, writeStatus } from './objects.js';
+import { findCondition, sameJson, semantic, timestamp, type Condition } from './values.js';
 
 export const NODE = 'node';
 /** The node's only address: loopback, where `oam server` listens. Pods report it as their hostIP. */

@@ -1,6 +1,9 @@
 /** Pod helpers shared by the simulated controllers (pkg/controller/controller_utils.go, pkg/api/v1/pod). */
 import type { KubeObj } from '../store/types.js';
-import { clone, controllerRef, findCondition, parseTime, type Condition, type Obj } from './runtime.js';
+import { type Obj } from './sim.js';
+import { clone } from './objects.js';
+import { findCondition, parseTime, type Condition } from './values.js';
+import { controllerRef } from './ownership.js';
 
 export const phaseOf = (pod: KubeObj) =>
   ((pod.status as Obj | undefined)?.phase as string | undefined) ?? 'Pending';

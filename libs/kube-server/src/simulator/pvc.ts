@@ -4,7 +4,8 @@
  * reports phase Bound with its access modes and the requested capacity.
  * (No PersistentVolume objects: this server does not serve them.)
  */
-import { GVR, clone, getObj, writeObj, writeStatus, type Obj, type Sim } from './runtime.js';
+import { GVR, type Obj, type Sim } from './sim.js';
+import { clone, getObj, writeObj, writeStatus } from './objects.js';
 
 export const PVC = 'pvc';
 const COMPONENT = 'persistentvolume-controller';

@@ -13,22 +13,10 @@ import {
   podFromTemplate,
   untilAvailable,
 } from './pods.js';
-import {
-  GVR,
-  claim,
-  deleteObj,
-  errorMessage,
-  getObj,
-  keyOf,
-  listObjs,
-  omitZero,
-  selectorMatches,
-  timestamp,
-  writeStatus,
-  type Condition,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, errorMessage, keyOf, type Obj, type Sim } from './sim.js';
+import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { omitZero, timestamp, type Condition } from './values.js';
+import { claim, selectorMatches } from './ownership.js';
 
 export const REPLICASET = 'replicaset';
 const COMPONENT = 'replicaset-controller';

@@ -6,22 +6,10 @@
  */
 import type { KubeObj } from '../store/types.js';
 import { computeHash } from './hash.js';
-import {
-  GVR,
-  claim,
-  clone,
-  deleteObj,
-  getObj,
-  isControlledBy,
-  listObjs,
-  sameJson,
-  semantic,
-  statusCode,
-  writeObj,
-  writeStatus,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, statusCode, type Obj, type Sim } from './sim.js';
+import { clone, deleteObj, getObj, listObjs, writeObj, writeStatus } from './objects.js';
+import { sameJson, semantic } from './values.js';
+import { claim, isControlledBy } from './ownership.js';
 
 export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
 

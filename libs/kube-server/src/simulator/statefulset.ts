@@ -10,19 +10,10 @@
 import type { KubeObj } from '../store/types.js';
 import { isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, templateOf, truncateHistory } from './revisions.js';
-import {
-  GVR,
-  claim,
-  deleteObj,
-  getObj,
-  keyOf,
-  listObjs,
-  omitZero,
-  statusCode,
-  writeStatus,
-  type Obj,
-  type Sim,
-} from './runtime.js';
+import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
+import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { omitZero } from './values.js';
+import { claim } from './ownership.js';
 
 export const STATEFULSET = 'statefulset';
 const COMPONENT = 'statefulset-controller';

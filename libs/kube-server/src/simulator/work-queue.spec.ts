@@ -1,5 +1,5 @@
 import { FakeClock } from '#kube-core';
-import { WorkQueue, scaledValue, selectorMatches } from './runtime.js';
+import { WorkQueue } from './work-queue.js';
 
 const conflict = () => Object.assign(new Error('the object has been modified'), { code: 409 });
 
@@ -85,23 +85,5 @@ describe('simulator work queue', () => {
     await q.idle();
     await new Promise((r) => setImmediate(r));
     expect(seen).toEqual(['x', 'w']);
-  });
-});
-
-describe('helpers', () => {
-  it('scales int-or-percent values like intstr', () => {
-    expect(scaledValue('25%', 2, true)).toBe(1);
-    expect(scaledValue('25%', 2, false)).toBe(0);
-    expect(scaledValue(3, 10, false)).toBe(3);
-  });
-
-  it('matches label selectors with expressions', () => {
-    const sel = {
-      matchLabels: { app: 'web' },
-      matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }],
-    };
-    expect(selectorMatches(sel, { app: 'web', tier: 'a' })).toBe(true);
-    expect(selectorMatches(sel, { app: 'web' })).toBe(false);
-    expect(selectorMatches(undefined, { app: 'web' })).toBe(false);
   });
 });

@@ -1,0 +1,79 @@
+/** Reading and writing objects through the in-process API, as the simulated controllers do. */
+import type { Gvr } from '../controllers/in-process.js';
+import type { KubeObj } from '../store/types.js';
+import { statusCode, type Obj, type Sim } from './sim.js';
+import { sameJson } from './values.js';
+
+export const clone = <T>(value: T): T => structuredClone(value);
+
+export function getObj(sim: Sim, gvr: Gvr, namespace: string, name: string): KubeObj | undefined {
+  const obj = sim.api.get(gvr, namespace || undefined, name);
+  return obj ? clone(obj) : undefined;
+}
+
+export function listObjs(sim: Sim, gvr: Gvr, namespace: string): KubeObj[] {
+  return sim.api.list(gvr, namespace || undefined).map(clone);
+}
+
+/**
+ * Whether the server serves a resource (the API answers 404 NotFound for an
+ * unregistered one). Logs once per resource while it is missing, so a
+ * simulator on a server without, say, `nodes` degrades instead of failing.
+ */
+export function served(sim: Sim, gvr: Gvr): boolean {
+  const missing = sim.memory('unserved-resources', () => new Set<string>());
+  const known = sim.memory('served-resources', () => new Set<string>());
+  const id = `${gvr.group || 'core'}/${gvr.version}/${gvr.resource}`;
+  if (known.has(id)) return true; // built-in resources do not go away
+  try {
+    sim.api.list(gvr, undefined, { limit: 1 });
+    missing.delete(id);
+    known.add(id);
+    return true;
+  } catch (err) {
+    if (statusCode(err) !== 404) throw err;
+    if (!missing.has(id)) {
+      missing.add(id);
+      sim.log({
+        level: 'info',
+        msg: `${gvr.resource} resource not served: the workload simulator skips what needs it`,
+        resource: id,
+      });
+    }
+    return false;
+  }
+}
+
+/** Writes the status through the status subresource, only when it changed; returns the stored object. */
+export function writeStatus(sim: Sim, gvr: Gvr, obj: KubeObj, status: Obj): KubeObj {
+  if (sameJson(obj.status ?? {}, status)) return obj;
+  return sim.api.update(
+    gvr,
+    obj.metadata.namespace,
+    obj.metadata.name as string,
+    { ...obj, status },
+    'status',
+  );
+}
+
+/** Writes the main resource (optimistic concurrency on the resourceVersion read). */
+export function writeObj(sim: Sim, gvr: Gvr, obj: KubeObj): KubeObj {
+  return sim.api.update(gvr, obj.metadata.namespace, obj.metadata.name as string, obj);
+}
+
+/** Deletes, treating "already gone" as done. */
+export function deleteObj(
+  sim: Sim,
+  gvr: Gvr,
+  obj: KubeObj,
+  propagationPolicy?: 'Background' | 'Foreground',
+): void {
+  try {
+    sim.api.delete(gvr, obj.metadata.namespace, obj.metadata.name as string, {
+      preconditions: { uid: obj.metadata.uid },
+      ...(propagationPolicy ? { propagationPolicy } : {}),
+    });
+  } catch (err) {
+    if (statusCode(err) !== 404) throw err;
+  }
+}

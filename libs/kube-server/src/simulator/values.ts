@@ -1,0 +1,91 @@
+/**
+ * Pure helpers on object values: stable JSON and Go-like semantic equality,
+ * timestamps, conditions, int-or-percent, omitempty.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Obj } from './sim.js';
+
+export function sortKeysDeep(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeysDeep);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value as object)
+        .sort()
+        .map((k) => [k, sortKeysDeep((value as Obj)[k])]),
+    );
+  }
+  return value;
+}
+
+export const stableJson = (value: unknown) => JSON.stringify(sortKeysDeep(value));
+
+/**
+ * Drops what a Go struct cannot tell from "absent": nulls, empty objects and
+ * empty lists (recursively), so that `resources: {}` or `creationTimestamp: null`
+ * in a template (kubectl rollout undo sends them) compare equal to their absence,
+ * as apiequality.Semantic.DeepEqual does.
+ */
+export function semantic(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(semantic);
+  if (value && typeof value === 'object') {
+    const out: Obj = {};
+    for (const [k, v] of Object.entries(value as Obj)) {
+      const n = semantic(v);
+      if (n === null || n === undefined) continue;
+      if (Array.isArray(n) && !n.length) continue;
+      if (typeof n === 'object' && !Array.isArray(n) && !Object.keys(n as Obj).length) continue;
+      out[k] = n;
+    }
+    return out;
+  }
+  return value;
+}
+export const sameJson = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
+
+/** RFC 3339 with seconds, as Kubernetes writes timestamps. */
+export function timestamp(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export const parseTime = (value: unknown): number | undefined => {
+  if (typeof value !== 'string') return undefined;
+  const ms = Date.parse(value);
+  return Number.isNaN(ms) ? undefined : ms;
+};
+
+export interface Condition {
+  type: string;
+  status: 'True' | 'False' | 'Unknown';
+  reason?: string;
+  message?: string;
+  lastTransitionTime?: string;
+  lastUpdateTime?: string;
+  lastProbeTime?: string | null;
+  [key: string]: unknown;
+}
+
+export const findCondition = (conditions: Condition[] | undefined, type: string) =>
+  conditions?.find((c) => c.type === type);
+
+/** Random lowercase hex, e.g. for container IDs. */
+export const randomHex = (bytes: number) => randomBytes(bytes).toString('hex');
+
+/** Integer or percent of a total (intstr.GetScaledValueFromIntOrPercent). */
+export function scaledValue(value: unknown, total: number, roundUp: boolean): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string') {
+    const m = /^(\d+)%$/.exec(value);
+    if (m) {
+      const v = (Number(m[1]) * total) / 100;
+      return roundUp ? Math.ceil(v) : Math.floor(v);
+    }
+    if (/^\d+$/.test(value)) return Number(value);
+  }
+  return 0;
+}
+
+/** Drops zero counters, as Go's `omitempty` does for the int32 status fields that carry it. */
+export function omitZero<T extends Obj>(status: T, keys: string[]): T {
+  for (const k of keys) if (status[k] === 0) delete status[k];
+  return status;
+}
