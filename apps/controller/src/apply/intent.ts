@@ -33,6 +33,7 @@ export function buildIntent(
   else meta.namespace ??= app.metadata!.namespace;
   const owned = kind.namespaced && meta.namespace === app.metadata!.namespace;
   if (owned) meta.ownerReferences = [ownerReferenceTo(app, { controller: true, blockOwnerDeletion: true })];
+  else delete meta.ownerReferences; // a reference across namespaces would be garbage-collected at once
   const handOver = liveExists ? rendered.omitOnApply : [];
   for (const path of handOver) deletePath(object, path);
   if (handOver.length > 0)

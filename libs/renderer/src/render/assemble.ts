@@ -34,7 +34,7 @@ export interface Placement {
 /**
  * KubeVela's assembly rules: default name and namespace, the OAM labels,
  * the application's own labels and annotations, and an ownerReference when
- * the owner's uid is known. Returns a new object; the input is not touched.
+ * the owner's uid is known and the object lives in its namespace. Returns a new object; the input is not touched.
  */
 export function assemble(object: KubeObject, app: AppSpec, where: Placement): KubeObject {
   const meta = { ...(object.metadata ?? {}) };
@@ -57,7 +57,9 @@ export function assemble(object: KubeObject, app: AppSpec, where: Placement): Ku
   meta.labels = { ...app.labels, ...(meta.labels ?? {}), ...oam };
   const annotations = { ...app.annotations, ...(meta.annotations ?? {}) };
   if (Object.keys(annotations).length > 0) meta.annotations = annotations;
-  if (app.owner.uid) {
+  // An ownerReference works only within the owner's namespace: objects elsewhere (or cluster-scoped)
+  // are recorded by the controller instead.
+  if (app.owner.uid && !CLUSTER_SCOPED.has(object.kind) && meta.namespace === app.namespace) {
     meta.ownerReferences = [
       {
         apiVersion: 'core.oam.dev/v1beta1',
