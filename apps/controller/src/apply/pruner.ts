@@ -1,3 +1,4 @@
+import { LABELS } from '#renderer';
 import type { AppliedResource } from '#api';
 import {
   isNotFound,
@@ -33,7 +34,7 @@ export async function prune(
 ): Promise<PruneOutcome> {
   const out: PruneOutcome = { kept: [], deleted: [], errors: [] };
   for (const r of recorded) {
-    if (wanted.has(resourceKey(r)) || !r.uid) continue;
+    if (wanted.has(resourceKey(r))) continue;
     try {
       const gone = await deleteIfOurs(client, mapper, app, r);
       if (gone) out.deleted.push(r);
@@ -66,14 +67,16 @@ export async function deleteIfOurs(
     throw err;
   }
   const live = await client.get(kind, r.namespace, r.name);
-  if (!live || live.metadata?.uid !== r.uid) return true;
+  if (!live) return true;
+  // Recorded ahead of creation (no UID yet): ours only if it carries this application's labels.
+  if (r.uid ? live.metadata?.uid !== r.uid : !labelledFor(live, app)) return true;
   const sameNamespace = kind.namespaced && r.namespace === app.metadata?.namespace;
   if (sameNamespace && !isControlledBy(live, app.metadata!.uid!)) return true;
   if (!live.metadata?.deletionTimestamp) {
     try {
       await client.delete(kind, r.namespace, r.name, {
         propagationPolicy: 'Background',
-        preconditions: { uid: r.uid },
+        preconditions: { uid: live.metadata!.uid },
       });
     } catch (err) {
       if (!isNotFound(err)) throw err;
@@ -81,4 +84,11 @@ export async function deleteIfOurs(
     }
   }
   return false;
+}
+
+function labelledFor(live: KubeObject, app: KubeObject): boolean {
+  const labels = live.metadata?.labels ?? {};
+  return (
+    labels[LABELS.appName] === app.metadata?.name && labels[LABELS.appNamespace] === app.metadata?.namespace
+  );
 }

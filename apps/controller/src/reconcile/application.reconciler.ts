@@ -17,9 +17,9 @@ import {
   type Result,
   type RestMapper,
 } from '#runtime';
-import { applyIntent, errorMessage, type ApplyOutcome } from '../apply/applier.js';
+import { applyIntent, errorMessage } from '../apply/applier.js';
 import { objectKey, resourceKey } from '../apply/identity.js';
-import { buildIntent } from '../apply/intent.js';
+import { planIntents, unrecordedUnowned } from '../apply/plan.js';
 import { deleteIfOurs, prune } from '../apply/pruner.js';
 import { APPLICATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
@@ -69,7 +69,7 @@ export class ApplicationReconciler implements Reconciler {
     const cached = await this.deps.client.get(APPLICATIONS, request.namespace, request.name);
     if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization
     if (cached.metadata?.deletionTimestamp) return this.finalize(cached, ctx);
-    const app = await ensureFinalizer(this.deps.client, cached);
+    let app = await ensureFinalizer(this.deps.client, cached);
     const previous = app.status as ApplicationStatus | undefined;
     const unsupported = unsupportedFields(app as unknown as Application);
 
@@ -96,8 +96,17 @@ export class ApplicationReconciler implements Reconciler {
       );
     }
 
-    const recorded = previous?.appliedResources ?? [];
-    const outcomes = await this.applyAll(rendered, app, recorded);
+    let recorded = previous?.appliedResources ?? [];
+    const { planned, failed } = await planIntents(rendered, app, this.deps);
+    const ahead = unrecordedUnowned(planned, recorded);
+    if (ahead.length > 0) {
+      recorded = [...recorded, ...ahead];
+      const status = { ...previous, appliedResources: recorded };
+      app = await this.deps.client.updateStatus(APPLICATIONS, { ...app, status });
+    }
+    const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
+    const outcomes = [...failed];
+    for (const p of planned) outcomes.push(await applyIntent(this.deps.client, p.intent, p.live, app, uids));
     const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
     const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
     const wanted = new Set(outcomes.map((o) => objectKey(o.intent.object)));
@@ -146,36 +155,6 @@ export class ApplicationReconciler implements Reconciler {
     if (requeue) return requeue;
     if (problems.length > 0) return { requeue: true };
     if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
-  }
-
-  private async applyAll(
-    rendered: RenderedApp,
-    app: KubeObject,
-    recorded: readonly AppliedResource[],
-  ): Promise<ApplyOutcome[]> {
-    const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
-    const outcomes: ApplyOutcome[] = [];
-    for (const r of rendered.objects) {
-      let kind;
-      try {
-        kind = await this.deps.mapper.kindFor(r.object);
-      } catch (err) {
-        const placeholder = buildIntent(
-          r,
-          { group: '', version: '', plural: '', kind: r.object.kind, namespaced: true },
-          app,
-          false,
-        );
-        outcomes.push({ intent: placeholder, result: 'failed', message: errorMessage(err) });
-        continue;
-      }
-      this.deps.watches.ensure(kind);
-      const ns = kind.namespaced ? (r.object.metadata?.namespace ?? app.metadata?.namespace) : undefined;
-      const live = await this.deps.client.get(kind, ns, r.object.metadata!.name!);
-      const intent = buildIntent(r, kind, app, live !== undefined);
-      outcomes.push(await applyIntent(this.deps.client, intent, live, app, uids));
-    }
-    return outcomes;
   }
 
   private async renderFailed(app: KubeObject, errors: string[], unsupported: string[]): Promise<void> {
