@@ -17,7 +17,7 @@ import {
   type KubeObject,
   type ResourceKind,
 } from '#runtime';
-import { startController, type RunningController } from '#controller';
+import { startController, type ControllerOptions, type RunningController } from '#controller';
 
 export const APPS: ResourceKind = {
   group: 'core.oam.dev',
@@ -74,7 +74,7 @@ export class ControllerCluster {
     return this.server.kubeConfig;
   }
 
-  async startController(options: { heartbeatIntervalMs?: number } = {}): Promise<RunningController> {
+  async startController(options: Partial<ControllerOptions> = {}): Promise<RunningController> {
     this.controller = await startController({
       kubeConfig: this.kubeConfig,
       // OAM_E2E_LOG=1 shows the controller's JSON logs on stderr when a test needs explaining.

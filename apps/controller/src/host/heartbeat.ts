@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { LEASES, type Client, type Logger } from '#runtime';
+import { isNotFound, LEASES, type Client, type Logger } from '#runtime';
 import { ANNOTATIONS, HEARTBEAT_LEASE } from '../constants.js';
 import { ensureNamespace } from '../definitions/builtin-installer.js';
 
@@ -44,7 +44,12 @@ export class Heartbeat {
       },
     };
     try {
-      await this.client.apply(LEASES, lease, { force: true });
+      await this.client.apply(LEASES, lease, { force: true }).catch(async (err: unknown) => {
+        if (!isNotFound(err)) throw err;
+        // Its namespace was deleted under it: make it again rather than stop beating.
+        await ensureNamespace(this.client, this.options.namespace);
+        await this.client.apply(LEASES, lease, { force: true });
+      });
     } catch (err) {
       this.options.log.warn('heartbeat not renewed', {
         lease: `${this.options.namespace}/${HEARTBEAT_LEASE}`,

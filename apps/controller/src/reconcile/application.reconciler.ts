@@ -136,7 +136,11 @@ export class ApplicationReconciler implements Reconciler {
       this.deps.events.event(app, 'Warning', 'ApplyFailed', problems.join('; '));
     }
     const changed = outcomes.filter((o) => o.result === 'applied');
-    if (changed.length > 0) ctx.log.info('applied', { objects: changed.map((o) => describeRef(o.applied!)) });
+    if (changed.length > 0) {
+      const objects = changed.map((o) => describeRef(o.applied!));
+      ctx.log.info('applied', { revision: revision.name, objects });
+      this.deps.events.event(app, 'Normal', 'Applied', `${revision.name}: applied ${objects.join(', ')}`);
+    }
 
     const services = await observeHealth(
       rendered,
