@@ -150,6 +150,33 @@ describe('the controller keeps an Application’s objects as its spec says', () 
     );
   });
 
+  it('a definition in the application’s namespace overrides the system one, for that namespace only', async () => {
+    const { ns } = await runningHello('override');
+    const { ns: elsewhere } = await runningHello('untouched');
+    const definitions = await cluster.resource({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'TraitDefinition',
+    });
+    await definitions.create({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'TraitDefinition',
+      metadata: { name: 'scaler', namespace: ns },
+      spec: {
+        appliesToWorkloads: ['deployments.apps'],
+        schematic: {
+          cue: { template: 'patch: spec: replicas: parameter.replicas + 1\nparameter: replicas: *1 | int\n' },
+        },
+      },
+    });
+    await eventually(
+      async () =>
+        ((await cluster.get('apps/v1', 'Deployment', ns, 'hello-web'))?.spec as any)?.replicas === 3,
+      'the namespace’s own scaler to apply',
+    );
+    const other = await cluster.get('apps/v1', 'Deployment', elsewhere, 'hello-web');
+    expect((other?.spec as any).replicas).toBe(2);
+  });
+
   it('deleting the Application removes everything it applied, then the Application', async () => {
     const { ns } = await runningHello('delete');
     const apps = await cluster.resource({ apiVersion: 'core.oam.dev/v1beta1', kind: 'Application' });
