@@ -58,5 +58,6 @@ describe('nextStatus', () => {
       observedGeneration: 2,
     });
     expect(bad.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
+    expect(bad.conditions?.find((c) => c.type === 'Healthy')?.status).toBe('True'); // the running version is
   });
 });

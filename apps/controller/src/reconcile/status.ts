@@ -28,7 +28,8 @@ export function nextStatus(
   const services = o.services ?? previous?.services ?? [];
   const applied = o.applied ?? previous?.appliedResources ?? [];
   const unhealthy = services.filter((s) => !s.healthy);
-  const healthy = rendered && o.services !== undefined && unhealthy.length === 0;
+  // After a failed render this is the health of the last good version, which still runs.
+  const healthy = services.length > 0 && unhealthy.length === 0;
   const appliedOk = rendered && o.applyProblems.length === 0;
   const conditions: ConditionInput[] = [
     rendered
@@ -57,7 +58,7 @@ export function nextStatus(
           reason: 'Unhealthy',
           message: unhealthy.map((s) => `${s.name}: ${s.message ?? 'not healthy'}`).join('; ') || undefined,
         },
-    healthy && appliedOk
+    rendered && healthy && appliedOk
       ? { type: 'Ready', status: 'True', reason: 'Ready' }
       : {
           type: 'Ready',
@@ -74,7 +75,7 @@ export function nextStatus(
     });
   const merged = mergeConditions(previous?.conditions, conditions, o.generation, now);
   return {
-    status: phaseOf(previous, rendered, healthy && appliedOk, o.generation),
+    status: phaseOf(previous, rendered, rendered && healthy && appliedOk, o.generation),
     observedGeneration: o.generation,
     conditions: merged,
     services,
