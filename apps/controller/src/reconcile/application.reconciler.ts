@@ -20,10 +20,11 @@ import {
 import { applyIntent, errorMessage } from '../apply/applier.js';
 import { objectKey, resourceKey } from '../apply/identity.js';
 import { planIntents, unrecordedUnowned } from '../apply/plan.js';
-import { deleteIfOurs, prune } from '../apply/pruner.js';
+import { prune } from '../apply/pruner.js';
 import { APPLICATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
-import { ensureFinalizer, removeFinalizer } from './finalizer.js';
+import { finalize } from './finalize.js';
+import { ensureFinalizer } from './finalizer.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import { resolveApplication, unsupportedFields } from './resolve-application.js';
 import { nextRevision } from './revision.js';
@@ -68,7 +69,7 @@ export class ApplicationReconciler implements Reconciler {
     if (!this.deps.inScope(request.namespace)) return;
     const cached = await this.deps.client.get(APPLICATIONS, request.namespace, request.name);
     if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization
-    if (cached.metadata?.deletionTimestamp) return this.finalize(cached, ctx);
+    if (cached.metadata?.deletionTimestamp) return finalize(this.deps, cached, ctx.log);
     let app = await ensureFinalizer(this.deps.client, cached);
     const previous = app.status as ApplicationStatus | undefined;
     const unsupported = unsupportedFields(app as unknown as Application);
@@ -112,12 +113,15 @@ export class ApplicationReconciler implements Reconciler {
     const wanted = new Set(outcomes.map((o) => objectKey(o.intent.object)));
     const unwanted = recorded.filter((r) => !wanted.has(resourceKey(r)));
     let requeue: Result | undefined;
+    // API failures are retried with backoff; an object owned by someone else waits for a change instead.
+    let retry = outcomes.some((o) => o.result === 'failed');
     if (problems.length === 0 && unwanted.length > 0) {
       // Prune only against the newest spec: if the app changed since this render, the next reconcile decides.
       if (await this.isLatest(app)) {
         const pruned = await prune(this.deps.client, this.deps.mapper, app, recorded, wanted);
         applied.push(...pruned.kept);
         problems.push(...pruned.errors);
+        retry ||= pruned.errors.length > 0;
         if (pruned.deleted.length > 0)
           this.deps.events.event(
             app,
@@ -133,7 +137,9 @@ export class ApplicationReconciler implements Reconciler {
       // Keep the record of everything not re-applied, so nothing applied before is forgotten.
       const now = new Set(applied.map(resourceKey));
       applied.push(...recorded.filter((r) => !now.has(resourceKey(r))));
-      this.deps.events.event(app, 'Warning', 'ApplyFailed', problems.join('; '));
+      const before = previous?.conditions?.find((c) => c.type === 'Applied');
+      if (before?.message !== problems.join('\n'))
+        this.deps.events.event(app, 'Warning', 'ApplyFailed', problems.join('; '));
     }
     const changed = outcomes.filter((o) => o.result === 'applied');
     if (changed.length > 0) {
@@ -157,7 +163,7 @@ export class ApplicationReconciler implements Reconciler {
       unsupported,
     });
     if (requeue) return requeue;
-    if (problems.length > 0) return { requeue: true };
+    if (retry) return { requeue: true };
     if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
   }
 
@@ -174,22 +180,6 @@ export class ApplicationReconciler implements Reconciler {
       unsupported,
     });
     // Nothing to retry: the next change of the app or a definition enqueues it again.
-  }
-
-  private async finalize(app: KubeObject, ctx: ReconcileContext): Promise<Result | void> {
-    const previous = app.status as ApplicationStatus | undefined;
-    const pending: AppliedResource[] = [];
-    for (const r of previous?.appliedResources ?? []) {
-      if (!(await deleteIfOurs(this.deps.client, this.deps.mapper, app, r))) pending.push(r);
-    }
-    if (pending.length > 0) {
-      const status = { ...previous, status: 'deleting' as const, appliedResources: pending };
-      if (stableStringify(status) !== stableStringify(previous ?? {}))
-        await this.deps.client.updateStatus(APPLICATIONS, { ...app, status });
-      return { requeueAfter: 1000 }; // deletions also enqueue through the watches; this bounds a missed one
-    }
-    await removeFinalizer(this.deps.client, app);
-    ctx.log.info('deleted everything it applied; finalizer removed');
   }
 
   private async writeStatus(app: KubeObject, o: Observation): Promise<ApplicationStatus> {
