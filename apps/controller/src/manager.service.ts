@@ -16,6 +16,7 @@ export class ManagerService {
       logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-controller' } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
+      informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
     });
     this.mapper = new RestMapper(this.manager.transport);
   }

@@ -22,6 +22,12 @@ export interface ControllerOptions {
   installDefinitions?: boolean;
   /** How often the heartbeat Lease is renewed (default 10 s). */
   heartbeatIntervalMs?: number;
+  /**
+   * How often every cached object is handed to the handlers again, so each
+   * Application is reconciled even if an event was missed (default 10 min;
+   * free when nothing changed: no write). 0 turns it off.
+   */
+  resyncPeriodMs?: number;
 }
 
 export type ResolvedOptions = Required<Omit<ControllerOptions, 'logger' | 'registry'>> &
@@ -39,6 +45,7 @@ export function resolveOptions(options: ControllerOptions): ResolvedOptions {
     version: process.env.npm_package_version ?? '0.1.0',
     installDefinitions: true,
     heartbeatIntervalMs: 10_000,
+    resyncPeriodMs: 600_000,
     ...stripUndefined(options),
   };
 }
