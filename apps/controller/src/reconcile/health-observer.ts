@@ -40,13 +40,14 @@ async function componentHealth(
       message: `waiting for ${workload.kind} "${workload.metadata?.name}" to exist`,
     };
   const { context } = component;
+  // Only outputs that exist: a policy such as gateway's "an Ingress exists" must not pass on intent alone.
   const outputsOf = async (pick: (o: RenderedComponent['objects'][number]) => boolean) => {
     const entries = await Promise.all(
       component.objects
         .filter((o) => o.outputName !== undefined && pick(o))
-        .map(async (o) => [o.outputName!, (await live(o.object)) ?? o.object] as const),
+        .map(async (o) => [o.outputName!, await live(o.object)] as const),
     );
-    return Object.fromEntries(entries);
+    return Object.fromEntries(entries.filter(([, obj]) => obj !== undefined)) as Record<string, KubeObject>;
   };
   const policy = policyOf(resolved.definition);
   // A definition's component outputs (webservice's Service) are rendered as trait type AuxiliaryWorkload.
