@@ -17,7 +17,7 @@ import {
   type Result,
   type RestMapper,
 } from '#runtime';
-import { applyIntent, errorMessage } from '../apply/applier.js';
+import { applyIntent, errorMessage, type ApplyOutcome } from '../apply/applier.js';
 import { objectKey, resourceKey } from '../apply/identity.js';
 import { planIntents, unrecordedUnowned } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
@@ -108,6 +108,44 @@ export class ApplicationReconciler implements Reconciler {
     const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
     const outcomes = [...failed];
     for (const p of planned) outcomes.push(await applyIntent(this.deps.client, p.intent, p.live, app, uids));
+    const { applied, problems, retry, requeue } = await this.record(app, outcomes, recorded);
+    const changed = outcomes.filter((o) => o.result === 'applied');
+    if (changed.length > 0) {
+      const objects = changed.map((o) => describeRef(o.applied!));
+      ctx.log.info('applied', { revision: revision.name, objects });
+      this.deps.events.event(app, 'Normal', 'Applied', `${revision.name}: applied ${objects.join(', ')}`);
+    }
+
+    const services = await observeHealth(
+      rendered,
+      async (o) => (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>,
+      this.deps.renderer.health,
+    );
+    const status = await this.writeStatus(app, {
+      generation: app.metadata?.generation,
+      renderErrors: [],
+      revision,
+      applyProblems: problems,
+      applied,
+      services,
+      unsupported,
+    });
+    if (requeue) return requeue;
+    if (retry) return { requeue: true };
+    if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
+  }
+
+  /**
+   * What the application now holds, for `status.appliedResources`: what was
+   * applied, plus what was recorded before and is still there (its prune
+   * pending, or skipped because an apply failed or the spec moved on).
+   */
+  private async record(
+    app: KubeObject,
+    outcomes: readonly ApplyOutcome[],
+    recorded: readonly AppliedResource[],
+  ): Promise<{ applied: AppliedResource[]; problems: string[]; retry: boolean; requeue?: Result }> {
+    const previous = app.status as ApplicationStatus | undefined;
     const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
     const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
     const wanted = new Set(outcomes.map((o) => objectKey(o.intent.object)));
@@ -141,30 +179,7 @@ export class ApplicationReconciler implements Reconciler {
       if (before?.message !== problems.join('\n'))
         this.deps.events.event(app, 'Warning', 'ApplyFailed', problems.join('; '));
     }
-    const changed = outcomes.filter((o) => o.result === 'applied');
-    if (changed.length > 0) {
-      const objects = changed.map((o) => describeRef(o.applied!));
-      ctx.log.info('applied', { revision: revision.name, objects });
-      this.deps.events.event(app, 'Normal', 'Applied', `${revision.name}: applied ${objects.join(', ')}`);
-    }
-
-    const services = await observeHealth(
-      rendered,
-      async (o) => (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>,
-      this.deps.renderer.health,
-    );
-    const status = await this.writeStatus(app, {
-      generation: app.metadata?.generation,
-      renderErrors: [],
-      revision,
-      applyProblems: problems,
-      applied,
-      services,
-      unsupported,
-    });
-    if (requeue) return requeue;
-    if (retry) return { requeue: true };
-    if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
+    return { applied, problems, retry, requeue };
   }
 
   private async renderFailed(app: KubeObject, errors: string[], unsupported: string[]): Promise<void> {
