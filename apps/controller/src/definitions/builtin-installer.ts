@@ -1,6 +1,14 @@
 import type { Definition } from '#api';
 import { hashOf } from '#renderer';
-import { isAlreadyExists, isNotFound, NAMESPACES, type Client, type KubeObject, type Logger } from '#runtime';
+import {
+  isAlreadyExists,
+  isConflict,
+  isNotFound,
+  NAMESPACES,
+  type Client,
+  type KubeObject,
+  type Logger,
+} from '#runtime';
 import { ANNOTATIONS, COMPONENT_DEFINITIONS, INSTALLED_BY_LABEL, TRAIT_DEFINITIONS } from '../constants.js';
 
 export interface InstallReport {
@@ -67,11 +75,19 @@ export async function installBuiltins(
       continue;
     }
     if (recorded === desired.metadata!.annotations![ANNOTATIONS.contentHash]) continue;
-    await resource.update({
-      ...desired,
-      metadata: { ...desired.metadata, resourceVersion: live.metadata?.resourceVersion },
-    });
-    report.upgraded.push(id);
+    const upgraded = await resource
+      .update({
+        ...desired,
+        metadata: { ...desired.metadata, resourceVersion: live.metadata?.resourceVersion },
+      })
+      .then(
+        () => true,
+        (err: unknown) => {
+          if (isConflict(err)) return false; // changed since read (another replica upgrading it): leave it
+          throw err;
+        },
+      );
+    if (upgraded) report.upgraded.push(id);
   }
   log.info('built-in definitions installed', { namespace, ...countsOf(report) });
   if (report.keptEdited.length > 0)

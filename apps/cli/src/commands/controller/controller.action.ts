@@ -18,7 +18,8 @@ export async function runController(flags: ControllerFlags): Promise<number> {
       qps: flags.qps,
       burst: flags.burst,
       systemNamespace: flags.systemNamespace,
-      watchNamespaces: flags.watchNamespace,
+      watchNamespaces: flags.watchNamespace ?? [],
+      resyncPeriodMs: flags.resyncPeriod * 1000,
       version: process.env.npm_package_version,
     });
   } catch (err) {

@@ -3,11 +3,12 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 export interface ControllerFlags {
   kubeconfig?: string;
   context?: string;
-  watchNamespace: string[];
+  watchNamespace?: string[];
   workers: number;
   qps: number;
   burst: number;
   systemNamespace: string;
+  resyncPeriod: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
 }
 
@@ -22,7 +23,6 @@ export function registerController(program: Command): void {
       '--watch-namespace <ns...>',
       'reconcile Applications only in these namespaces (repeatable; default all)',
       collect,
-      [],
     )
     .addOption(new Option('--workers <n>', 'concurrent reconciles').default(4).argParser(positiveInt))
     .addOption(
@@ -37,6 +37,14 @@ export function registerController(program: Command): void {
       'vela-system',
     )
     .addOption(
+      new Option(
+        '--resync-period <seconds>',
+        'reconcile every Application this often even without events (0 = never)',
+      )
+        .default(600)
+        .argParser(nonNegativeInt),
+    )
+    .addOption(
       new Option('--log-level <level>', 'least severe log level written (JSON lines on stderr)')
         .choices(['debug', 'info', 'warn', 'error'])
         .default('info'),
@@ -47,8 +55,14 @@ export function registerController(program: Command): void {
     });
 }
 
-function collect(value: string | string[], previous: string[]): string[] {
-  return [...previous, ...(Array.isArray(value) ? value : [value])];
+function collect(value: string | string[], previous: string[] | undefined): string[] {
+  return [...(previous ?? []), ...(Array.isArray(value) ? value : [value])];
+}
+
+function nonNegativeInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number of seconds');
+  return n;
 }
 
 function positiveInt(value: string): number {
