@@ -24,6 +24,7 @@ import { prune } from '../apply/pruner.js';
 import { APPLICATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import { finalize } from './finalize.js';
+import { cachedHealthEngine } from './health-cache.js';
 import { ensureFinalizer } from './finalizer.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import { resolveApplication, unsupportedFields } from './resolve-application.js';
@@ -52,7 +53,11 @@ const UNHEALTHY_RECHECK_MS = 10_000;
  * asks what changed, only what is wanted and what is there.
  */
 export class ApplicationReconciler implements Reconciler {
-  constructor(private readonly deps: ReconcilerDeps) {}
+  private readonly health: RendererHandle['health'];
+
+  constructor(private readonly deps: ReconcilerDeps) {
+    this.health = cachedHealthEngine(deps.renderer.health);
+  }
 
   async reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
     try {
@@ -119,7 +124,7 @@ export class ApplicationReconciler implements Reconciler {
     const services = await observeHealth(
       rendered,
       async (o) => (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>,
-      this.deps.renderer.health,
+      this.health,
     );
     const status = await this.writeStatus(app, {
       generation: app.metadata?.generation,

@@ -1,0 +1,30 @@
+import { createHash } from 'node:crypto';
+import type { RendererHandle } from '#renderer';
+
+type HealthEngine = RendererHandle['health'];
+
+/**
+ * Remembers health evaluations by their full CUE source (policy, parameters,
+ * context and the live objects it reads), least recently used first out.
+ * Most reconciles are woken by an object other than the one a policy reads,
+ * so most evaluations repeat exactly; CUE is the costliest step of observing.
+ * Failures are not kept: a timeout is retried next time.
+ */
+export function cachedHealthEngine(engine: HealthEngine, maxEntries = 5000): HealthEngine {
+  const results = new Map<string, Record<string, unknown>>();
+  return {
+    async evaluateSource(label, source) {
+      const key = createHash('sha256').update(label).update('\0').update(source).digest('base64');
+      const hit = results.get(key);
+      if (hit) {
+        results.delete(key);
+        results.set(key, hit);
+        return hit;
+      }
+      const value = await engine.evaluateSource(label, source);
+      results.set(key, value);
+      if (results.size > maxEntries) results.delete(results.keys().next().value!);
+      return value;
+    },
+  };
+}
