@@ -89,6 +89,24 @@ describe('the controller keeps an Application’s objects as its spec says', () 
     expect(fixed.metadata?.annotations?.['example.com/owner']).toBe('ops');
   });
 
+  it('re-creates an object someone deleted', async () => {
+    const { ns } = await runningHello('recreate');
+    const services = await cluster.resource({ apiVersion: 'v1', kind: 'Service' });
+    const before = await services.get(ns, 'hello-web');
+    await services.delete(ns, 'hello-web');
+    const after = await eventually(async () => {
+      const s = await cluster.get('v1', 'Service', ns, 'hello-web');
+      return s && s.metadata?.uid !== before.metadata?.uid ? s : undefined;
+    }, 'the Service to be re-created');
+    expect(after.metadata?.ownerReferences?.[0]).toMatchObject({ kind: 'Application', name: 'hello' });
+    await cluster.appStatus(
+      ns,
+      'hello',
+      (s) => s.appliedResources.some((r: any) => r.kind === 'Service' && r.uid === after.metadata?.uid),
+      'the new Service’s UID to be recorded',
+    );
+  });
+
   it('reports a bad update with its field path and keeps the running version', async () => {
     const { ns, app } = await runningHello('bad');
     await cluster.applyApp(edit(app, (s) => (s.components[0].properties.ports[0].port = 'eighty')));
