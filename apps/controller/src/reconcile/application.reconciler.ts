@@ -24,6 +24,7 @@ import { prune } from '../apply/pruner.js';
 import { APPLICATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import { finalize } from './finalize.js';
+import { OwnWrites } from './own-writes.js';
 import { cachedHealthEngine } from './health-cache.js';
 import { ensureFinalizer } from './finalizer.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
@@ -54,6 +55,7 @@ const UNHEALTHY_RECHECK_MS = 10_000;
  */
 export class ApplicationReconciler implements Reconciler {
   private readonly health: RendererHandle['health'];
+  private readonly ownWrites = new OwnWrites();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.health = cachedHealthEngine(deps.renderer.health);
@@ -72,10 +74,15 @@ export class ApplicationReconciler implements Reconciler {
 
   private async reconcileOnce(request: Request, ctx: ReconcileContext): Promise<Result | void> {
     if (!this.deps.inScope(request.namespace)) return;
-    const cached = await this.deps.client.get(APPLICATIONS, request.namespace, request.name);
+    const key = `${request.namespace}/${request.name}`;
+    const cached = this.ownWrites.fresher(
+      key,
+      await this.deps.client.get(APPLICATIONS, request.namespace, request.name),
+    );
     if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization
     if (cached.metadata?.deletionTimestamp) return finalize(this.deps, cached, ctx.log);
     let app = await ensureFinalizer(this.deps.client, cached);
+    if (app !== cached) this.ownWrites.remember(key, cached, app);
     const previous = app.status as ApplicationStatus | undefined;
     const unsupported = unsupportedFields(app as unknown as Application);
 
@@ -108,7 +115,7 @@ export class ApplicationReconciler implements Reconciler {
     if (ahead.length > 0) {
       recorded = [...recorded, ...ahead];
       const status = { ...previous, appliedResources: recorded };
-      app = await this.deps.client.updateStatus(APPLICATIONS, { ...app, status });
+      app = this.writeOwn(app, await this.deps.client.updateStatus(APPLICATIONS, { ...app, status }));
     }
     const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
     const outcomes = [...failed];
@@ -207,8 +214,14 @@ export class ApplicationReconciler implements Reconciler {
     const now = (this.deps.now ?? (() => new Date().toISOString()))();
     const status = nextStatus(previous, o, now);
     if (stableStringify(status) !== stableStringify(previous ?? {}))
-      await this.deps.client.updateStatus(APPLICATIONS, { ...app, status });
+      this.writeOwn(app, await this.deps.client.updateStatus(APPLICATIONS, { ...app, status }));
     return status;
+  }
+
+  /** Remembers a write of the Application so the next reconcile does not start from the stale cache. */
+  private writeOwn(before: KubeObject, after: KubeObject): KubeObject {
+    this.ownWrites.remember(`${before.metadata?.namespace}/${before.metadata?.name}`, before, after);
+    return after;
   }
 
   private async live(obj: KubeObject): Promise<KubeObject | undefined> {
