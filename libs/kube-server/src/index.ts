@@ -14,8 +14,9 @@
  *     validation/ patch/ convert/ cluster-ips/   what admission and writes use
  *   store/        the SQLite store, resourceVersions, the change history watches replay
  * After a write:
- *   controllers/  the server's own controllers (garbage collector, namespaces, CRD clean-up) and
- *                 the in-process controller API that the workload simulator runs on
+ *   controllers/  the server's own controllers (garbage collector, namespaces, CRD clean-up) on
+ *                 libs/runtime's informers and work queues, fed by the store through an in-process
+ *                 list/watch source; and the in-process controller API the workload simulator uses
  *   simulator/    the workload simulator (Deployments, Jobs, ..., a kubelet; no containers run)
  * core.ts (what every part shares) and errors.ts (ApiError, the Status format) are used everywhere.
  */

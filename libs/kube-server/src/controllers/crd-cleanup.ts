@@ -1,9 +1,9 @@
-import { DeferredBatch } from './deferred-batch.js';
+import type { EventHandler, Reconciler, Request } from '#runtime';
 import type { Core } from '../core.js';
 import { CRD_KEY } from '../resources/crds.js';
 import type { GcActions } from './gc.js';
 import { nowTimestamp } from '../objects/meta.js';
-import type { ChangeEvent, KubeObj } from '../store/types.js';
+import type { KubeObj } from '../store/types.js';
 
 /** The finalizer apiextensions-apiserver puts on a CRD being deleted, until its custom resources are gone. */
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -56,38 +56,33 @@ export function setTerminating(
  * apiextensions-apiserver's CRD finalizer: a CRD marked for deletion has every custom resource
  * deleted (their finalizers are honoured); once none is left, its cleanup finalizer goes and the
  * CRD is removed. Until then it reports Terminating and refuses new custom resources.
+ * Requests name a CRD; they come from the CRD being marked for deletion, and from
+ * its custom resources going away.
  */
-export class CrdCleanupController {
-  private readonly batch = new DeferredBatch(
-    (name) => this.cleanup(name),
-    (crd, error) => this.core.log({ level: 'error', msg: 'CRD cleanup failed', crd, error: String(error) }),
-  );
-
+export class CrdCleanupController implements Reconciler {
   constructor(
     private readonly core: Core,
     private readonly actions: GcActions,
   ) {}
 
-  start(): void {
-    for (const crd of this.core.store.list(CRD_KEY))
-      if (crd.object.metadata.deletionTimestamp) this.schedule(crd.name);
-    this.core.store.subscribe((event) => this.onChange(event));
+  /** Maps one resource's informer events to requests. */
+  handler(resource: string, enqueue: (request: Request) => void): EventHandler<KubeObj> {
+    const deleting = (obj: KubeObj) => {
+      if (obj.metadata.deletionTimestamp) enqueue({ namespace: '', name: obj.metadata.name as string });
+    };
+    if (resource === CRD_KEY) return { onAdd: deleting, onUpdate: (_old, obj) => deleting(obj) };
+    return {
+      onDelete: () => {
+        for (const crd of this.core.store.list(CRD_KEY)) {
+          if (crd.object.metadata.deletionTimestamp && customResourceKey(crd.object) === resource)
+            enqueue({ namespace: '', name: crd.name });
+        }
+      },
+    };
   }
 
-  private onChange(event: ChangeEvent): void {
-    if (event.resource === CRD_KEY) {
-      if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.schedule(event.name);
-      return;
-    }
-    if (event.type !== 'DELETED') return;
-    for (const crd of this.core.store.list(CRD_KEY)) {
-      if (crd.object.metadata.deletionTimestamp && customResourceKey(crd.object) === event.resource)
-        this.schedule(crd.name);
-    }
-  }
-
-  private schedule(name: string): void {
-    this.batch.add(name);
+  async reconcile(request: Request): Promise<void> {
+    this.cleanup(request.name);
   }
 
   private cleanup(name: string): void {

@@ -28,7 +28,7 @@ describe('garbage collection and namespace deletion', () => {
     objects = new ObjectService(core);
   });
   afterEach(async () => {
-    await objects.gc.idle();
+    await objects.controllers.idle();
     objects.core.store.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -61,7 +61,7 @@ describe('garbage collection and namespace deletion', () => {
     objects.core.store.get('/configmaps', namespace, name)?.object;
   const settle = async () => {
     for (let i = 0; i < 5; i++) {
-      await objects.gc.idle();
+      await objects.controllers.idle();
       await new Promise((r) => setImmediate(r));
     }
   };

@@ -1,32 +1,22 @@
-import { DeferredBatch } from './deferred-batch.js';
+import type { EventHandler, Reconciler, Request } from '#runtime';
 import type { Core } from '../core.js';
 import type { GcActions } from './gc.js';
 import { CRD_KEY } from '../resources/crds.js';
-import type { ChangeEvent } from '../store/types.js';
+import type { KubeObj } from '../store/types.js';
 
 const NAMESPACES = '/namespaces';
 
 /**
  * The namespace controller: a Terminating namespace has everything in it
  * deleted; when it is empty, its `kubernetes` finalizer goes and it is removed.
+ * Requests name a namespace; they come from the namespace itself going
+ * Terminating, and from anything inside a Terminating one going away.
  */
-export class NamespaceController {
-  private readonly batch = new DeferredBatch(
-    (name) => this.cleanup(name),
-    (namespace, error) =>
-      this.core.log({ level: 'error', msg: 'namespace cleanup failed', namespace, error: String(error) }),
-  );
-
+export class NamespaceController implements Reconciler {
   constructor(
     private readonly core: Core,
     private readonly actions: GcActions,
   ) {}
-
-  start(): void {
-    for (const ns of this.core.store.list(NAMESPACES))
-      if (ns.object.metadata.deletionTimestamp) this.schedule(ns.name);
-    this.core.store.subscribe((event) => this.onChange(event));
-  }
 
   /** Creates default, kube-system and kube-public when missing. */
   ensureSystemNamespaces(create: (name: string) => void): void {
@@ -35,19 +25,24 @@ export class NamespaceController {
     }
   }
 
-  private onChange(event: ChangeEvent): void {
-    if (event.resource === NAMESPACES) {
-      if (event.type !== 'DELETED' && event.object.metadata.deletionTimestamp) this.schedule(event.name);
-      return;
-    }
-    if (event.type === 'DELETED' && event.namespace) {
-      const ns = this.core.store.get(NAMESPACES, '', event.namespace);
-      if (ns?.object.metadata.deletionTimestamp) this.schedule(event.namespace);
-    }
+  /** Maps one resource's informer events to requests. */
+  handler(resource: string, enqueue: (request: Request) => void): EventHandler<KubeObj> {
+    const terminating = (obj: KubeObj) => {
+      if (obj.metadata.deletionTimestamp) enqueue({ namespace: '', name: obj.metadata.name as string });
+    };
+    if (resource === NAMESPACES) return { onAdd: terminating, onUpdate: (_old, obj) => terminating(obj) };
+    return {
+      onDelete: (obj) => {
+        const namespace = obj.metadata.namespace;
+        if (!namespace) return;
+        const ns = this.core.store.get(NAMESPACES, '', namespace);
+        if (ns?.object.metadata.deletionTimestamp) enqueue({ namespace: '', name: namespace });
+      },
+    };
   }
 
-  private schedule(name: string): void {
-    this.batch.add(name);
+  async reconcile(request: Request): Promise<void> {
+    this.cleanup(request.name);
   }
 
   private cleanup(name: string): void {

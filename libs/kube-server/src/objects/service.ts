@@ -2,9 +2,8 @@ import type { PatchKind } from '../patch/index.js';
 import { toExternal } from '../convert/index.js';
 import type { Core, WriteOptions } from '../core.js';
 import { ApiError } from '../errors.js';
-import { GarbageCollector, type GcActions, type ObjectRef } from '../controllers/gc.js';
-import { CrdCleanupController } from '../controllers/crd-cleanup.js';
-import { NamespaceController } from '../controllers/namespaces.js';
+import type { GcActions, ObjectRef } from '../controllers/gc.js';
+import { ServerControllers } from '../controllers/server-controllers.js';
 import type { ResourceInfo } from '../resources/builtin.js';
 import type { KubeObj } from '../store/types.js';
 import { ObjectDeleter, type DeleteOptions, type DeleteResult } from './deleter.js';
@@ -18,20 +17,16 @@ export class ObjectService {
   readonly reader: ObjectReader;
   readonly writer: ObjectWriter;
   readonly deleter: ObjectDeleter;
-  readonly gc: GarbageCollector;
-  readonly namespaces: NamespaceController;
+  /** The garbage collector, the namespace controller and the CRD clean-up, running from construction. */
+  readonly controllers: ServerControllers;
 
   constructor(readonly core: Core) {
-    this.gc = new GarbageCollector(core);
     this.reader = new ObjectReader(core);
     this.writer = new ObjectWriter(core);
-    this.deleter = new ObjectDeleter(core, this.gc);
-    const actions = this.gcActions();
-    this.namespaces = new NamespaceController(core, actions);
-    this.gc.start(actions);
-    this.namespaces.start();
-    new CrdCleanupController(core, actions).start();
-    this.namespaces.ensureSystemNamespaces((name) =>
+    this.controllers = new ServerControllers(core, this.gcActions());
+    this.deleter = new ObjectDeleter(core, this.controllers.gc);
+    this.controllers.start();
+    this.controllers.namespaces.ensureSystemNamespaces((name) =>
       this.writer.create(
         this.info('', 'v1', 'namespaces'),
         undefined,

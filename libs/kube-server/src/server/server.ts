@@ -190,7 +190,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await objects.gc.idle();
+      await objects.controllers.stop();
       store.close();
       log({ level: 'info', msg: 'API server stopped', resourceVersion: store.currentRv() });
     },
@@ -205,7 +205,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
  * is done; for tests that step a simulator and then look at the result.
  */
 export async function serverIdle(server: RunningServer): Promise<void> {
-  await internals.get(server)?.objects.gc.idle();
+  await internals.get(server)?.objects.controllers.idle();
 }
 
 /** Runs a controller inside a started server (the workload simulator uses this). */

@@ -1,23 +1,34 @@
 import { ApiError } from '../errors.js';
 import { History } from './history.js';
 import { SqliteStore } from './sqlite.js';
-import type { ChangeEvent, EventType, KubeObj, StoredEntry } from './types.js';
+import type { ChangeEvent, EventType, KubeObj, ObjectRef, StoredEntry } from './types.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
 const objectKey = (namespace: string, name: string) => `${namespace}/${name}`;
+const refKey = (r: ObjectRef) => `${r.resource}|${r.namespace}|${r.name}`;
+const parseRef = (key: string): ObjectRef => {
+  const [resource, namespace, name] = key.split('|');
+  return { resource, namespace, name };
+};
 
 /**
  * All objects in memory (reads never touch the disk), SQLite as the durable
  * copy, one global resourceVersion, and a history ring for watches. Writes are
  * synchronous: a write returns after its transaction committed, then listeners
- * run (they must not block).
+ * run (they must not block). Objects are also indexed by uid and by the owners
+ * they reference, so ownership questions (the garbage collector's, deletion's)
+ * are answered from the current state.
  */
 export class Store {
   private readonly db: SqliteStore;
   private readonly byResource = new Map<string, Map<string, StoredEntry>>();
   private readonly sortedKeys = new Map<string, string[]>();
   private readonly listeners = new Set<ChangeListener>();
+  /** uid → where the object is. */
+  private readonly uids = new Map<string, ObjectRef>();
+  /** owner uid → the objects that name it in their ownerReferences (refKey). */
+  private readonly dependents = new Map<string, Set<string>>();
   readonly history: History;
   private rv: number;
 
@@ -37,6 +48,7 @@ export class Store {
         rv: row.rv,
         object: row.object,
       });
+      this.index({ resource: row.resource, namespace: row.namespace, name: row.name }, row.object);
     }
     this.history = new History(historyWindow, this.rv);
   }
@@ -60,6 +72,16 @@ export class Store {
     }
     const entries = keys.map((k) => table.get(k) as StoredEntry);
     return namespace ? entries.filter((e) => e.namespace === namespace) : entries;
+  }
+
+  /** Where the object with this uid is stored, if it exists. */
+  byUid(uid: string): ObjectRef | undefined {
+    return this.uids.get(uid);
+  }
+
+  /** The objects whose ownerReferences name this uid (whether or not that owner exists). */
+  dependentsOf(uid: string): ObjectRef[] {
+    return [...(this.dependents.get(uid) ?? [])].map(parseRef);
   }
 
   /** The objects as they were at rv, rebuilt from the current state and the history after it. */
@@ -96,6 +118,9 @@ export class Store {
     const table = this.table(resource);
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });
+    const ref = { resource, namespace, name };
+    if (prev) this.unindex(ref, prev.object);
+    this.index(ref, object);
     this.emit(prev ? 'MODIFIED' : 'ADDED', resource, namespace, name, rv, object, prev?.object);
     return object;
   }
@@ -109,6 +134,7 @@ export class Store {
     this.rv = rv;
     this.table(resource).delete(objectKey(namespace, name));
     this.sortedKeys.delete(resource);
+    this.unindex({ resource, namespace, name }, prev.object);
     const last = final ?? prev.object;
     const deleted = { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } };
     this.emit('DELETED', resource, namespace, name, rv, deleted, prev.object);
@@ -148,6 +174,24 @@ export class Store {
       } catch (err) {
         this.onListenerError(err, event);
       }
+    }
+  }
+
+  private index(ref: ObjectRef, obj: KubeObj): void {
+    if (obj.metadata.uid) this.uids.set(obj.metadata.uid, ref);
+    for (const owner of obj.metadata.ownerReferences ?? []) {
+      let set = this.dependents.get(owner.uid);
+      if (!set) this.dependents.set(owner.uid, (set = new Set()));
+      set.add(refKey(ref));
+    }
+  }
+
+  private unindex(ref: ObjectRef, obj: KubeObj): void {
+    if (obj.metadata.uid) this.uids.delete(obj.metadata.uid);
+    for (const owner of obj.metadata.ownerReferences ?? []) {
+      const set = this.dependents.get(owner.uid);
+      set?.delete(refKey(ref));
+      if (set && !set.size) this.dependents.delete(owner.uid);
     }
   }
 

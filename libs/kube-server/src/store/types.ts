@@ -52,3 +52,10 @@ export interface StoredEntry {
   rv: number;
   object: KubeObj;
 }
+
+/** Where one object is stored: its storage key ("apps/deployments", "/pods"), namespace ('' if none) and name. */
+export interface ObjectRef {
+  resource: string;
+  namespace: string;
+  name: string;
+}
