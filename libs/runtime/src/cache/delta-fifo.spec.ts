@@ -58,6 +58,33 @@ describe('DeltaFIFO', () => {
     expect(deltas.map((d) => d.type)).toEqual(['Added', 'Deleted']);
   });
 
+  it('keeps a deletion that arrives while the consumer is still processing the addition', async () => {
+    // A watch chunk can carry ADDED and DELETED together: the second arrives before the
+    // consumer, woken by the first, has put the object in its store.
+    const store = new Indexer();
+    const fifo = new DeltaFIFO(store);
+    const first = fifo.pop();
+    fifo.add(obj('brief', '1'));
+    fifo.delete(obj('brief', '2'));
+    const added = (await first)!;
+    expect(added.deltas.map((d) => d.type)).toEqual(['Added']);
+    store.upsert(added.deltas[0].object as ReturnType<typeof obj>);
+    fifo.markProcessed();
+    expect(fifo.len()).toBe(1);
+    expect((await fifo.pop())!.deltas.map((d) => d.type)).toEqual(['Deleted']);
+  });
+
+  it('tombstones the entry being processed when a re-list no longer has it', async () => {
+    const fifo = new DeltaFIFO(new Indexer());
+    const first = fifo.pop();
+    fifo.add(obj('gone', '1'));
+    fifo.replace([]);
+    await first;
+    fifo.markProcessed();
+    expect(fifo.len()).toBe(1);
+    expect((await fifo.pop())!.deltas.map((d) => d.type)).toEqual(['Deleted']);
+  });
+
   it('skips the deletion of an object nobody knows', () => {
     const fifo = new DeltaFIFO(new Indexer());
     fifo.delete(obj('never', '1'));

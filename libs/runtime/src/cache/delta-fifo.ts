@@ -62,7 +62,8 @@ export class DeltaFIFO<T extends KubeObject = KubeObject> {
   delete(obj: T | DeletedFinalStateUnknown<T>): void {
     const key = obj instanceof DeletedFinalStateUnknown ? obj.key : objectKey(obj);
     this.populated = true;
-    if (this.knownObjects && !this.knownObjects.getByKey(key) && !this.items.has(key)) return;
+    const known = this.knownObjects?.getByKey(key) || this.items.has(key) || this.inFlight?.key === key;
+    if (this.knownObjects && !known) return;
     this.queueAction('Deleted', obj);
   }
 
@@ -88,6 +89,18 @@ export class DeltaFIFO<T extends KubeObject = KubeObject> {
       const newest = deltas[deltas.length - 1];
       if (newest.type === 'Deleted') continue;
       this.queueAction('Deleted', new DeletedFinalStateUnknown(key, newest.object as T), key);
+    }
+    // The same for the entry the consumer is processing right now, unless a change for it is queued again.
+    const held = this.inFlight;
+    if (
+      held &&
+      !listed.has(held.key) &&
+      !this.items.has(held.key) &&
+      !this.knownObjects?.getByKey(held.key)
+    ) {
+      const newest = held.deltas[held.deltas.length - 1];
+      if (newest.type !== 'Deleted')
+        this.queueAction('Deleted', new DeletedFinalStateUnknown(held.key, newest.object as T), held.key);
     }
     if (!this.populated) {
       this.populated = true;
@@ -125,6 +138,7 @@ export class DeltaFIFO<T extends KubeObject = KubeObject> {
   /** The consumer finished the entry it popped last. */
   markProcessed(): void {
     this.processedSincePop = true;
+    this.inFlight = undefined;
     this.notifyIfSynced();
   }
 
@@ -168,6 +182,13 @@ export class DeltaFIFO<T extends KubeObject = KubeObject> {
   }
 
   private processedSincePop = true;
+  /**
+   * The entry popped last, from `take()` until `markProcessed()`: gone from
+   * `items` yet not in the consumer's store. A deletion of its key in that
+   * window is real and must be queued (client-go holds its lock across
+   * processing; here the consumer runs a microtask later).
+   */
+  private inFlight?: { key: string; deltas: Delta<T>[] };
 
   private notifyIfSynced(): void {
     if (!this.hasSynced() || !this.processedSincePop || this.syncedWaiters.length === 0) return;
@@ -186,6 +207,7 @@ export class DeltaFIFO<T extends KubeObject = KubeObject> {
     const deltas = this.items.get(key)!;
     this.items.delete(key);
     if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+    this.inFlight = { key, deltas };
     return { key, deltas };
   }
 }
