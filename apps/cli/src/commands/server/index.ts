@@ -8,6 +8,8 @@ export interface ServerFlags {
   stateDir: string;
   simulateWorkloads: boolean;
   historyWindow: number;
+  /** Host the OAM controller too (`--no-controller` leaves it out, e.g. for tests that start their own). */
+  controller: boolean;
 }
 
 /** `OAM_HOME` (default ~/.oam) holds the local control plane's state. */
@@ -19,7 +21,9 @@ export function oamHome(): string {
 export function registerServer(program: Command): void {
   program
     .command('server')
-    .description('run the local Kubernetes-compatible control plane (HTTPS, durable state, kubectl works)')
+    .description(
+      'run the local control plane: a Kubernetes-compatible API server (HTTPS, durable state, kubectl works) and the OAM controller',
+    )
     .addOption(
       new Option('--port <n>', 'port to listen on (0 = any free port)').default(6443).argParser(parsePort),
     )
@@ -34,6 +38,7 @@ export function registerServer(program: Command): void {
       join(oamHome(), 'server'),
     )
     .option('--no-simulate-workloads', 'do not simulate Deployments, Pods and Jobs becoming ready')
+    .option('--no-controller', 'serve the API only: no OAM CRDs installed, no controller reconciling')
     .addOption(
       new Option('--history-window <n>', 'changes kept for watches (older resourceVersions get 410 Gone)')
         .default(10000)
