@@ -22,9 +22,9 @@ import {
   SharedInformer,
   WorkQueue,
   silentLogger,
-  type KubeObject,
   type ListerWatcher,
 } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import { median, percentile, type BenchResult, type BenchSuite } from '../types.js';
 
 setFlagsFromString('--expose-gc');

@@ -1,5 +1,5 @@
-import { eventually } from '#kube-core';
-import type { KubeObject, WatchEvent } from '#runtime';
+import { eventually, type KubeObject } from '#kube-core';
+import type { WatchEvent } from '#runtime';
 import { ControllerCluster, edit, helloApp } from './harness.js';
 
 let cluster: ControllerCluster;

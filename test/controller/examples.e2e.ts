@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '#definitions';
-import type { KubeObject } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import { ControllerCluster } from './harness.js';
 
 let cluster: ControllerCluster;

@@ -5,7 +5,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '#definitions';
-import { eventually } from '#kube-core';
+import { eventually, type KubeObject } from '#kube-core';
 import { startServer, type RunningServer } from '#kube-server';
 import {
   jsonLogger,
@@ -14,7 +14,6 @@ import {
   ResourceClient,
   RestMapper,
   silentLogger,
-  type KubeObject,
   type ResourceKind,
 } from '#runtime';
 import { startController, type ControllerOptions, type RunningController } from '#controller';

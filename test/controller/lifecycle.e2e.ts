@@ -1,5 +1,4 @@
-import { eventually } from '#kube-core';
-import type { KubeObject } from '#runtime';
+import { eventually, type KubeObject } from '#kube-core';
 import { ControllerCluster, edit, helloApp } from './harness.js';
 
 let cluster: ControllerCluster;

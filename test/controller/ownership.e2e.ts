@@ -1,6 +1,6 @@
 import { loadBuiltinDefinitions } from '#definitions';
-import { eventually } from '#kube-core';
-import { silentLogger, type KubeObject } from '#runtime';
+import { eventually, type KubeObject } from '#kube-core';
+import { silentLogger } from '#runtime';
 import { installBuiltins } from '../../apps/controller/src/definitions/builtin-installer.js';
 import { ControllerCluster, edit, helloApp } from './harness.js';
 

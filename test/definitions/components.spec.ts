@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import { definitionNamed, loadDefinitionFiles } from './support/load.js';
 import { renderTemplate } from './support/cue.js';
 import { componentContext } from './support/context.js';
@@ -14,7 +14,7 @@ function render(name: string, properties: Record<string, unknown>) {
 }
 
 type Obj = Record<string, any>;
-const podSpec = (o: KubeObject | undefined): Obj => (o as Obj).spec.template.spec;
+const podSpec = (o: TypedObject | undefined): Obj => (o as Obj).spec.template.spec;
 
 describe('webservice', () => {
   it('renders a Deployment and a Service for the exposed ports', async () => {

@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import { definitionNamed, loadDefinitionFiles } from './support/load.js';
 import { renderTemplate, statusOf } from './support/cue.js';
 import { componentContext } from './support/context.js';
@@ -14,7 +14,7 @@ const definition = (folder: string, name: string) =>
   definitionNamed(files, folder, name).object as unknown as WithStatus;
 
 /** The rendered workload as the API server would return it: generation set, the given status. */
-async function live(type: string, properties: Record<string, unknown>, extra: Obj): Promise<KubeObject> {
+async function live(type: string, properties: Record<string, unknown>, extra: Obj): Promise<TypedObject> {
   const { output } = await renderTemplate(
     definition('components', type).spec.schematic.cue!.template,
     properties,
@@ -26,10 +26,10 @@ async function live(type: string, properties: Record<string, unknown>, extra: Ob
     metadata: { name: 'api', namespace: 'default', generation: 2, ...object.metadata, ...extra.metadata },
     spec: { ...object.spec, ...extra.spec },
     status: extra.status,
-  } as unknown as KubeObject;
+  } as unknown as TypedObject;
 }
 
-async function health(type: string, output: KubeObject) {
+async function health(type: string, output: TypedObject) {
   return statusOf(definition('components', type).spec.status, { output, outputs: {} });
 }
 
@@ -201,7 +201,7 @@ describe('expose trait health', () => {
   });
   async function traitHealth(svc: Obj) {
     const { spec } = definition('traits', 'expose');
-    return statusOf(spec.status, { output: {} as KubeObject, outputs: { service: svc as KubeObject } });
+    return statusOf(spec.status, { output: {} as TypedObject, outputs: { service: svc as TypedObject } });
   }
 
   it('is healthy at once for a ClusterIP Service', async () => {
@@ -238,8 +238,8 @@ describe('gateway trait health', () => {
   async function traitHealth(outputs: Record<string, Obj>) {
     const { spec } = definition('traits', 'gateway');
     return statusOf(spec.status, {
-      output: {} as KubeObject,
-      outputs: outputs as Record<string, KubeObject>,
+      output: {} as TypedObject,
+      outputs: outputs as Record<string, TypedObject>,
       parameter: { http: { '/': 80 } },
     });
   }

@@ -33,7 +33,6 @@ export const ObjectMetaSchema = z
     managedFields: z.array(z.record(z.string(), z.unknown())).optional(),
   })
   .loose();
-export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
 
 /** Free-form properties: whatever a definition's parameter schema accepts. */
 export const PropertiesSchema = z.record(z.string(), z.unknown());
@@ -48,11 +47,3 @@ export const ConditionSchema = z.object({
   observedGeneration: z.number().int().optional(),
 });
 export type Condition = z.infer<typeof ConditionSchema>;
-
-/** Any Kubernetes object, as far as the renderer needs to know it. */
-export interface KubeObject {
-  apiVersion: string;
-  kind: string;
-  metadata?: ObjectMeta;
-  [key: string]: unknown;
-}

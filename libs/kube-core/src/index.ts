@@ -1,8 +1,33 @@
 /**
- * Kubernetes primitives written once, shared by every other lib: for now the
- * injectable Clock and the polling wait; object and meta types, GVK/GVR,
- * selectors, owner references, keys, stable JSON and patches move here next.
+ * Kubernetes primitives written once, shared by every other lib: object and
+ * meta types, GroupVersionKind/Resource, keys, owner references and
+ * finalizers, stable JSON and hashing, JSON patch and merge patch, the
+ * injectable Clock and the polling wait.
  */
+export type { JsonObject, KubeObject, ObjectMeta, OwnerReference, TypedObject } from './object/types.js';
+export { deepCopy, deepFreeze, dropManagedFields } from './object/copy.js';
+export { objectKey, splitKey } from './keys.js';
+export {
+  apiVersionOf,
+  gvkOf,
+  parseApiVersion,
+  type GroupVersion,
+  type GroupVersionKind,
+  type GroupVersionResource,
+} from './gvk.js';
+export {
+  controllerOf,
+  finalizersWith,
+  finalizersWithout,
+  hasFinalizer,
+  isControlledBy,
+  ownerReferenceTo,
+} from './owner.js';
+export { stableStringify } from './json/stable.js';
+export { hashOf } from './json/hash.js';
+export { cloneJson, deepEqual, isJsonObject } from './json/values.js';
+export { applyJsonPatch, JsonPatchError, type JsonPatchErrorCode } from './patch/json-patch.js';
+export { createMergePatch, mergePatch } from './patch/merge-patch.js';
 export { realClock, sleepOn, type Clock, type TimerHandle } from './clock/clock.js';
 export { FakeClock } from './clock/fake-clock.js';
 export { eventually, type EventuallyOptions } from './wait/eventually.js';

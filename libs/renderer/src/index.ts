@@ -24,7 +24,6 @@ export { LABELS } from './render/labels.js';
 export type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './render/result.js';
 export { RenderFailure } from './render/result.js';
 export { renderSources, renderObjects, type DryRunOptions, type DryRunResult } from './pipeline.js';
-export { hashOf, stableStringify } from './hash.js';
 export { createRenderer, type RendererHandle } from './create.js';
 export { parameterOpenApiSchema, toOpenApiV3 } from './params/openapi-schema.js';
 export { evaluateHealth, type HealthPolicy, type HealthResult, type LiveState } from './health/index.js';

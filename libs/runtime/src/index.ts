@@ -1,7 +1,8 @@
 /**
  * The controller runtime: client-go's informer machinery and
  * controller-runtime's controllers, manager and leader election, in
- * TypeScript. Knows nothing about OAM.
+ * TypeScript. Knows nothing about OAM. Object types, keys, owner references
+ * and GVKs come from '#kube-core'.
  */
 export {
   jsonLogger,
@@ -11,30 +12,11 @@ export {
   type LogFields,
   type LogLevel,
 } from './log/logger.js';
-export {
-  deepCopy,
-  deepFreeze,
-  dropManagedFields,
-  objectKey,
-  splitKey,
-  type KubeObject,
-  type ObjectMeta,
-  type OwnerReference,
-} from './util/object.js';
 export { TokenBucket } from './util/token-bucket.js';
-export {
-  controllerOf,
-  finalizersWith,
-  finalizersWithout,
-  hasFinalizer,
-  isControlledBy,
-  ownerReferenceTo,
-} from './util/owner.js';
 export { RestMapper, NoKindMatchError } from './client/rest-mapper.js';
 
 export { KubeApiError, isAlreadyExists, isConflict, isGone, isNotFound } from './client/api-error.js';
 export {
-  apiVersionOf,
   kindId,
   resourcePath,
   CONFIG_MAPS,

@@ -4,7 +4,7 @@ import { Client } from '../src/client/cached-client.js';
 import { CONFIG_MAPS } from '../src/client/resource-kind.js';
 import { KubeTransport } from '../src/client/transport.js';
 import { InformerFactory } from '../src/cache/informer-factory.js';
-import { deepCopy, type KubeObject } from '../src/util/object.js';
+import { deepCopy, type KubeObject } from '#kube-core';
 import { eventually, startTestServer, withNamespace, type TestServer } from './harness.js';
 
 let server: TestServer;

@@ -5,7 +5,7 @@ import { isNotFound } from '../src/client/api-error.js';
 import { ResourceClient } from '../src/client/resource-client.js';
 import { CONFIG_MAPS } from '../src/client/resource-kind.js';
 import { KubeTransport } from '../src/client/transport.js';
-import type { KubeObject } from '../src/util/object.js';
+import type { KubeObject } from '#kube-core';
 import { CuttableProxy, eventually, startTestServer, withNamespace, type TestServer } from './harness.js';
 
 const HISTORY_WINDOW = 20;

@@ -4,7 +4,7 @@ import { CONFIG_MAPS, EVENTS, LEASES } from '../src/client/resource-kind.js';
 import { KubeTransport } from '../src/client/transport.js';
 import { silentLogger } from '../src/log/logger.js';
 import { Manager, type ManagerOptions } from '../src/manager/manager.js';
-import type { KubeObject } from '../src/util/object.js';
+import type { KubeObject } from '#kube-core';
 import { CuttableProxy, eventually, startTestServer, withNamespace, type TestServer } from './harness.js';
 
 let server: TestServer;

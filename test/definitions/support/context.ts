@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 
 /**
  * A complete KubeVela-style `context` with exactly the keys the renderer
@@ -28,8 +28,8 @@ export function componentContext(name: string, componentType: string): Record<st
 export function traitContext(
   name: string,
   componentType: string,
-  output: KubeObject,
-  outputs: Record<string, KubeObject> = {},
+  output: TypedObject,
+  outputs: Record<string, TypedObject> = {},
 ): Record<string, unknown> {
   return { ...componentContext(name, componentType), output, outputs };
 }

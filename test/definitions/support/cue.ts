@@ -1,5 +1,5 @@
 import { afterAll } from '@jest/globals';
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 // The renderer's own CUE engine, parameter validation and health evaluation, so these tests
 // see the definitions exactly as `oam render` and the controller will (internal to #renderer,
 // hence the relative imports).
@@ -39,8 +39,8 @@ export function compileTemplate(template: string, definition = 'definition under
 
 /** What the renderer reads from an evaluated template. */
 export interface TemplateOutputs {
-  output?: KubeObject;
-  outputs: Record<string, KubeObject>;
+  output?: TypedObject;
+  outputs: Record<string, TypedObject>;
   patch?: Record<string, unknown>;
   patchKeys: PatchKeys;
 }
@@ -74,7 +74,7 @@ export async function renderTemplate(
  */
 export async function statusOf(
   policy: HealthPolicy,
-  live: { output: KubeObject; outputs?: Record<string, KubeObject>; parameter?: Record<string, unknown> },
+  live: { output: TypedObject; outputs?: Record<string, TypedObject>; parameter?: Record<string, unknown> },
 ): Promise<{ isHealth: boolean; message?: string }> {
   const { healthy, message } = await evaluateHealth(policy, live, cueEngine());
   return message === undefined ? { isHealth: healthy } : { isHealth: healthy, message };

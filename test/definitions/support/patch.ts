@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import { applyPatch } from '../../../libs/renderer/src/patch/index.js';
 import type { PatchKeys } from '../../../libs/renderer/src/index.js';
 import { compileTemplate } from './cue.js';
@@ -10,10 +10,12 @@ export function patchKeysOf(template: string): PatchKeys {
 
 /** The workload after a trait's patch, applied as the renderer applies it. */
 export function patched(
-  workload: KubeObject,
+  workload: TypedObject,
   patch: Record<string, unknown>,
   patchKeys: PatchKeys,
   trait = 'trait',
-): KubeObject {
-  return applyPatch(workload, patch, patchKeys, { where: { subject: `traits[0] (${trait})` } }) as KubeObject;
+): TypedObject {
+  return applyPatch(workload, patch, patchKeys, {
+    where: { subject: `traits[0] (${trait})` },
+  }) as TypedObject;
 }

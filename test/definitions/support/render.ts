@@ -1,7 +1,8 @@
 import { afterAll } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Definition, KubeObject } from '#api';
+import type { Definition } from '#api';
+import { type TypedObject } from '#kube-core';
 import { createRenderer, parseSources, renderSources, type RendererHandle } from '#renderer';
 import { DEFINITIONS_DIR, loadDefinitionFiles } from './load.js';
 
@@ -27,7 +28,7 @@ function builtinDefinitions(): Definition[] {
 }
 
 export interface Rendered {
-  objects: KubeObject[];
+  objects: TypedObject[];
   errors: string[];
 }
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import { definitionNamed, loadDefinitionFiles } from './load.js';
 import { renderTemplate } from './cue.js';
 import { componentContext, traitContext } from './context.js';
@@ -15,7 +15,7 @@ export function cueTemplate(folder: string, name: string): string {
   return def.spec.schematic.cue.template;
 }
 
-export async function workload(type: string, properties: Record<string, unknown>): Promise<KubeObject> {
+export async function workload(type: string, properties: Record<string, unknown>): Promise<TypedObject> {
   const { output } = await renderTemplate(
     cueTemplate('components', type),
     properties,
@@ -27,9 +27,9 @@ export async function workload(type: string, properties: Record<string, unknown>
 export async function trait(
   name: string,
   properties: unknown,
-  output: KubeObject,
+  output: TypedObject,
   type = 'webservice',
-  outputs: Record<string, KubeObject> = {},
+  outputs: Record<string, TypedObject> = {},
 ) {
   const template = cueTemplate('traits', name);
   const result = await renderTemplate(
@@ -40,4 +40,4 @@ export async function trait(
   return { ...result, template, apply: () => patched(output, result.patch ?? {}, result.patchKeys, name) };
 }
 
-export const pod = (o: KubeObject): Obj => (o as Obj).spec.template.spec;
+export const pod = (o: TypedObject): Obj => (o as Obj).spec.template.spec;

@@ -1,17 +1,17 @@
 import { stringify } from 'yaml';
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 
 export type OutputFormat = 'yaml' | 'json';
 
 /** `yaml`: a multi-document stream; `json`: one v1 List, as kubectl prints. */
-export function formatObjects(objects: readonly KubeObject[], format: OutputFormat): string {
+export function formatObjects(objects: readonly TypedObject[], format: OutputFormat): string {
   const items = objects.map(headerFirst);
   if (format === 'json') return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2)}\n`;
   return items.map((o) => stringify(o, { lineWidth: 0 })).join('---\n');
 }
 
 /** Templates build objects in any key order; people read apiVersion, kind and metadata first. */
-function headerFirst(object: KubeObject): KubeObject {
+function headerFirst(object: TypedObject): TypedObject {
   const { apiVersion, kind, metadata, ...rest } = object;
-  return { apiVersion, kind, metadata, ...rest } as KubeObject;
+  return { apiVersion, kind, metadata, ...rest } as TypedObject;
 }

@@ -1,5 +1,6 @@
 import type { AppliedResource } from '#api';
-import type { Client, KubeObject } from '#runtime';
+import type { Client } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import { ANNOTATIONS } from '../constants.js';
 import { handOverFields } from './handover.js';
 import type { Intent } from './intent.js';

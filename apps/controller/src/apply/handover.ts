@@ -1,4 +1,5 @@
-import type { Client, KubeObject } from '#runtime';
+import type { Client } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import { ANNOTATIONS, HANDOVER_MANAGER } from '../constants.js';
 import { getPath, type Intent } from './intent.js';
 

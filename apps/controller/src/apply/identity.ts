@@ -1,4 +1,4 @@
-import type { KubeObject } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import type { AppliedResource } from '#api';
 
 /** Same object across API versions: group, kind, namespace, name (a v2beta2 and a v2 HPA of one name are one object). */

@@ -1,5 +1,6 @@
 import type { RenderedObject } from '#renderer';
-import type { KubeObject, ResourceKind } from '#runtime';
+import type { ResourceKind } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import { buildIntent } from './intent.js';
 
 const app: KubeObject = {

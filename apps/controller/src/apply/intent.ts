@@ -1,5 +1,6 @@
-import { hashOf, type RenderedObject } from '#renderer';
-import { deepCopy, ownerReferenceTo, type KubeObject, type ResourceKind } from '#runtime';
+import { type RenderedObject } from '#renderer';
+import { deepCopy, hashOf, type KubeObject, ownerReferenceTo } from '#kube-core';
+import { type ResourceKind } from '#runtime';
 import { ANNOTATIONS } from '../constants.js';
 
 /** One object the controller wants, ready for server-side apply. */

@@ -1,4 +1,4 @@
-import type { KubeObject } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import { ownershipConflict } from './ownership.js';
 
 const app: KubeObject = { metadata: { name: 'shop', namespace: 'team', uid: 'u1' } };

@@ -1,5 +1,5 @@
 import { LABELS } from '#renderer';
-import { controllerOf, type KubeObject } from '#runtime';
+import { controllerOf, type KubeObject } from '#kube-core';
 
 /**
  * Why the application may not take `live` over, or undefined when it may:

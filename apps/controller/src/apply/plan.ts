@@ -1,6 +1,7 @@
 import type { AppliedResource } from '#api';
 import type { RenderedApp } from '#renderer';
-import type { Client, KubeObject, RestMapper } from '#runtime';
+import type { Client, RestMapper } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import { errorMessage, type ApplyOutcome } from './applier.js';
 import { objectKey } from './identity.js';

@@ -1,13 +1,7 @@
 import { LABELS } from '#renderer';
 import type { AppliedResource } from '#api';
-import {
-  isNotFound,
-  isControlledBy,
-  NoKindMatchError,
-  type Client,
-  type KubeObject,
-  type RestMapper,
-} from '#runtime';
+import { isNotFound, NoKindMatchError, type Client, type RestMapper } from '#runtime';
+import { isControlledBy, type KubeObject } from '#kube-core';
 import { describe, errorMessage } from './applier.js';
 import { resourceKey } from './identity.js';
 

@@ -1,14 +1,6 @@
 import type { Definition } from '#api';
-import { hashOf } from '#renderer';
-import {
-  isAlreadyExists,
-  isConflict,
-  isNotFound,
-  NAMESPACES,
-  type Client,
-  type KubeObject,
-  type Logger,
-} from '#runtime';
+import { hashOf, type KubeObject } from '#kube-core';
+import { isAlreadyExists, isConflict, isNotFound, NAMESPACES, type Client, type Logger } from '#runtime';
 import { ANNOTATIONS, COMPONENT_DEFINITIONS, INSTALLED_BY_LABEL, TRAIT_DEFINITIONS } from '../constants.js';
 
 export interface InstallReport {

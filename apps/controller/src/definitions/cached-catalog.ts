@@ -1,6 +1,7 @@
 import type { ComponentDefinition, Definition, TraitDefinition } from '#api';
 import type { DefinitionCatalog } from '#renderer';
-import { NAMESPACE_INDEX, type Indexer, type KubeObject } from '#runtime';
+import { NAMESPACE_INDEX, type Indexer } from '#runtime';
+import { type KubeObject } from '#kube-core';
 
 /**
  * The renderer's DefinitionCatalog over the informer caches: the

@@ -1,11 +1,10 @@
 import type { Definition } from '#api';
-import { hashOf, parameterOpenApiSchema, RenderErrors, type RendererHandle } from '#renderer';
+import { parameterOpenApiSchema, RenderErrors, type RendererHandle } from '#renderer';
+import { hashOf, type KubeObject, ownerReferenceTo } from '#kube-core';
 import {
   CONFIG_MAPS,
   isNotFound,
-  ownerReferenceTo,
   type Client,
-  type KubeObject,
   type ReconcileContext,
   type Reconciler,
   type Request,

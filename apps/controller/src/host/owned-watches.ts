@@ -1,12 +1,6 @@
 import { LABELS } from '#renderer';
-import {
-  enqueueingHandler,
-  kindId,
-  type InformerFactory,
-  type KubeObject,
-  type Request,
-  type ResourceKind,
-} from '#runtime';
+import { enqueueingHandler, kindId, type InformerFactory, type Request, type ResourceKind } from '#runtime';
+import { type KubeObject } from '#kube-core';
 
 /**
  * Watches added at run time, one per kind the definitions render (which

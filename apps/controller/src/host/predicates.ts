@@ -1,5 +1,5 @@
-import type { KubeObject, Predicate } from '#runtime';
-import { stableStringify } from '#renderer';
+import type { Predicate } from '#runtime';
+import { type KubeObject, stableStringify } from '#kube-core';
 
 /**
  * Drops updates that changed only the status (our own status writes): they

@@ -1,16 +1,10 @@
 import type { AppliedResource, Application, ApplicationStatus } from '#api';
-import {
-  RenderErrors,
-  stableStringify,
-  type DefinitionCatalog,
-  type RenderedApp,
-  type RendererHandle,
-} from '#renderer';
+import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
+import { type KubeObject, stableStringify } from '#kube-core';
 import {
   isConflict,
   type Client,
   type EventRecorder,
-  type KubeObject,
   type ReconcileContext,
   type Reconciler,
   type Request,

@@ -1,5 +1,5 @@
 import type { HealthResult } from '#renderer';
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 
 type Obj = Record<string, any>;
 
@@ -8,7 +8,7 @@ type Obj = Record<string, any>;
  * `kubectl rollout status` would say for the common kinds; anything else is
  * healthy once it exists.
  */
-export function defaultHealth(live: KubeObject): HealthResult {
+export function defaultHealth(live: TypedObject): HealthResult {
   const spec = (live.spec ?? {}) as Obj;
   const status = (live.status ?? {}) as Obj;
   const observed = (status.observedGeneration ?? 0) >= (live.metadata?.generation ?? 0);

@@ -1,4 +1,4 @@
-import type { KubeObject } from '#runtime';
+import { type KubeObject } from '#kube-core';
 import { applicationsUsing, definitionIndexFunc } from './definition-index.js';
 
 const app = (namespace: string, name: string): KubeObject => ({

@@ -1,5 +1,6 @@
 import type { Application } from '#api';
-import type { IndexFunc, KubeObject, Request } from '#runtime';
+import type { IndexFunc, Request } from '#runtime';
+import { type KubeObject } from '#kube-core';
 
 /** Applications by the definitions they use: `ComponentDefinition/webservice`, `TraitDefinition/gateway`. */
 export const DEFINITION_INDEX = 'oam.definitions';

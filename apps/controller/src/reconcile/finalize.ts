@@ -1,6 +1,6 @@
 import type { AppliedResource, ApplicationStatus } from '#api';
-import { stableStringify } from '#renderer';
-import type { Client, KubeObject, Logger, Result, RestMapper } from '#runtime';
+import { type KubeObject, stableStringify } from '#kube-core';
+import type { Client, Logger, Result, RestMapper } from '#runtime';
 import { deleteIfOurs } from '../apply/pruner.js';
 import { APPLICATIONS } from '../constants.js';
 import { removeFinalizer } from './finalizer.js';

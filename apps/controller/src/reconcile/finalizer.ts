@@ -1,4 +1,5 @@
-import { finalizersWith, finalizersWithout, hasFinalizer, type Client, type KubeObject } from '#runtime';
+import { type Client } from '#runtime';
+import { finalizersWith, finalizersWithout, hasFinalizer, type KubeObject } from '#kube-core';
 import { APPLICATIONS, FINALIZER } from '../constants.js';
 
 /**

@@ -1,9 +1,10 @@
-import type { Definition, KubeObject, ServiceStatus } from '#api';
+import type { Definition, ServiceStatus } from '#api';
+import { type TypedObject } from '#kube-core';
 import { evaluateHealth, type RenderedApp, type RenderedComponent, type RendererHandle } from '#renderer';
 import { defaultHealth } from './default-health.js';
 
-/** Reads a live object (from the informer cache) for a rendered one. Typed with libs/api's KubeObject, which the renderer speaks. */
-export type LiveLookup = (rendered: KubeObject) => Promise<KubeObject | undefined>;
+/** Reads a live object (from the informer cache) for a rendered one. Typed with libs/api's TypedObject, which the renderer speaks. */
+export type LiveLookup = (rendered: TypedObject) => Promise<TypedObject | undefined>;
 
 /**
  * Health per component and trait, KubeVela's `status.services[]`: each
@@ -47,7 +48,7 @@ async function componentHealth(
         .filter((o) => o.outputName !== undefined && pick(o))
         .map(async (o) => [o.outputName!, await live(o.object)] as const),
     );
-    return Object.fromEntries(entries.filter(([, obj]) => obj !== undefined)) as Record<string, KubeObject>;
+    return Object.fromEntries(entries.filter(([, obj]) => obj !== undefined)) as Record<string, TypedObject>;
   };
   const policy = policyOf(resolved.definition);
   // A definition's component outputs (webservice's Service) are rendered as trait type AuxiliaryWorkload.

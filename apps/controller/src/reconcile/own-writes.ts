@@ -1,4 +1,4 @@
-import type { KubeObject } from '#runtime';
+import { type KubeObject } from '#kube-core';
 
 /**
  * Read-your-own-writes over the informer cache: after the controller writes

@@ -7,7 +7,7 @@ import {
   type DefinitionCatalog,
   type RenderError,
 } from '#renderer';
-import { deepCopy, type KubeObject } from '#runtime';
+import { deepCopy, type KubeObject } from '#kube-core';
 
 export interface Resolved {
   spec?: AppSpec;

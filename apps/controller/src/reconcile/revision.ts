@@ -1,5 +1,5 @@
 import type { Application, ApplicationStatus, Definition } from '#api';
-import { hashOf } from '#renderer';
+import { hashOf } from '#kube-core';
 
 export interface Revision {
   name: string;

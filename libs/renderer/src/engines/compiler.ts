@@ -1,6 +1,6 @@
 import type { Definition } from '#api';
 import { RenderError } from '../errors.js';
-import { hashOf } from '../hash.js';
+import { hashOf } from '#kube-core';
 import type { CompiledTemplate } from './engine.js';
 
 /** The two engines behind one interface; each compiles a template once. */

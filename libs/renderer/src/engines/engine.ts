@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 
 /**
  * KubeVela's `context` for a template. Every key is always present (possibly
@@ -25,9 +25,9 @@ export interface RenderContext {
   publishVersion: string;
   workflowName: string;
   /** Traits only: the workload as rendered (after earlier traits' patches). */
-  output?: KubeObject;
+  output?: TypedObject;
   /** Traits only: the component's other outputs. */
-  outputs?: Record<string, KubeObject>;
+  outputs?: Record<string, TypedObject>;
 }
 
 /** The Kubernetes version a template renders for, as KubeVela passes it. */
@@ -68,9 +68,9 @@ export type PatchKeys = Record<string, string>;
 
 /** What one evaluation of a definition's template yields. */
 export interface TemplateResult {
-  output?: KubeObject;
+  output?: TypedObject;
   /** Named extra objects, in the template's own order. */
-  outputs: Record<string, KubeObject>;
+  outputs: Record<string, TypedObject>;
   /** Traits only: a partial object merged into the workload. */
   patch?: Record<string, unknown>;
   patchKeys: PatchKeys;

@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import { createCueEngine, type CueEngine } from '../engines/cue/index.js';
 import { componentContext } from '../engines/handlebars/testing.js';
 import { evaluateHealth } from './index.js';
@@ -38,14 +38,14 @@ message: "Ready:\\(ready.readyReplicas)/\\(context.output.spec.replicas)"
 
 const policy = { healthPolicy: DEPLOYMENT_HEALTH, customStatus: DEPLOYMENT_STATUS };
 
-function deployment(status: Record<string, number> | undefined, generation = 2): KubeObject {
+function deployment(status: Record<string, number> | undefined, generation = 2): TypedObject {
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: { name: 'api', namespace: 'default', generation },
     spec: { replicas: 3 },
     ...(status ? { status } : {}),
-  } as KubeObject;
+  } as TypedObject;
 }
 
 let engine: CueEngine;
@@ -101,7 +101,11 @@ describe('evaluateHealth', () => {
         healthPolicy: 'isHealth: context.outputs.svc.spec.clusterIP != ""\n',
         customStatus: 'message: "\\(parameter.label) at \\(context.outputs.svc.spec.clusterIP)"\n',
       },
-      { output: deployment(undefined), outputs: { svc: service as KubeObject }, parameter: { label: 'api' } },
+      {
+        output: deployment(undefined),
+        outputs: { svc: service as TypedObject },
+        parameter: { label: 'api' },
+      },
       engine,
     );
     expect(result).toEqual({ healthy: true, message: 'api at 10.0.0.7' });

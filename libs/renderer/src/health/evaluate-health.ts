@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import type { CueEngine } from '../engines/cue/index.js';
 import type { RenderContext } from '../engines/engine.js';
 import { TemplateSource } from '../engines/cue/index.js';
@@ -13,8 +13,8 @@ export interface HealthPolicy {
 
 /** What the policies see: the live objects (status included), the component's parameters and render context. */
 export interface LiveState {
-  output: KubeObject;
-  outputs?: Record<string, KubeObject>;
+  output: TypedObject;
+  outputs?: Record<string, TypedObject>;
   parameter?: Record<string, unknown>;
   /**
    * The `context` the component was rendered with (RenderedComponent.context):

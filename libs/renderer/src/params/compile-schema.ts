@@ -2,7 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ParameterSchema } from '../engines/engine.js';
 import { RenderError } from '../errors.js';
-import { hashOf } from '../hash.js';
+import { hashOf } from '#kube-core';
 import { regExpEngine } from './regexp-engine.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.

@@ -1,6 +1,6 @@
 import { LineCounter, parseAllDocuments, isMap, isNode, isScalar, isSeq, type Document } from 'yaml';
 import { RenderError } from '../errors.js';
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import type { SourceFile, SourcedObject } from './source.js';
 
 export interface YamlLimits {
@@ -61,7 +61,7 @@ export function loadYamlDocuments(
       return;
     }
     objects.push({
-      object: value as KubeObject,
+      object: value as TypedObject,
       source: {
         file: file.path,
         line: start,

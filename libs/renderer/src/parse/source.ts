@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 
 /** One input file's text, as the caller read it (the renderer does no I/O). */
 export interface SourceFile {
@@ -21,7 +21,7 @@ export interface SourceInfo {
 }
 
 export interface SourcedObject {
-  object: KubeObject;
+  object: TypedObject;
   source: SourceInfo;
 }
 

@@ -1,7 +1,7 @@
+import { applyJsonPatch, JsonPatchError, mergePatch, type JsonPatchErrorCode } from '#kube-core';
 import type { PatchKeys } from '../engines/engine.js';
 import { RenderError, type ErrorLocation } from '../errors.js';
 import { directivesAt, type PatchDirectives } from './directives.js';
-import { jsonMergePatch, jsonPatch, JsonPatchError } from './json-patch.js';
 
 type Json = unknown;
 type JsonMap = Record<string, Json>;
@@ -38,19 +38,41 @@ export function applyPatch(
   options: ApplyPatchOptions = {},
 ): object {
   const root = directivesAt(patchKeys, '');
+  const patchError = (detail: string) => {
+    const error = new RenderError(detail, { path: 'patch' });
+    return options.where ? error.within(options.where) : error;
+  };
   try {
-    if (root.jsonPatch) return jsonPatch(target, (patch as JsonMap).operations) as object;
-    if (root.jsonMergePatch) return jsonMergePatch(target, patch) as object;
+    if (root.jsonPatch) {
+      const operations = (patch as JsonMap).operations;
+      if (!Array.isArray(operations))
+        throw patchError('jsonPatch needs `operations`, a list of RFC 6902 operations');
+      return applyJsonPatch(target, operations) as object;
+    }
+    if (root.jsonMergePatch) return mergePatch(target, patch) as object;
     return new Unifier(patchKeys).map(target as JsonMap, patch as JsonMap, '', '', undefined);
   } catch (err) {
     if (err instanceof JsonPatchError) {
-      const error = new RenderError(err.detail, { path: 'patch' });
-      throw options.where ? error.within(options.where) : error;
+      const what = err.code === 'invalid-operation' ? '' : ` (${err.op} ${err.path})`;
+      throw patchError(`operations[${err.index}]${what}: ${JSON_PATCH_REASONS[err.code]}`);
     }
     if (err instanceof RenderError && options.where) throw err.within(options.where);
     throw err;
   }
 }
+
+/** How a trait author is told why one of the patch's operations did not apply. */
+const JSON_PATCH_REASONS: Record<JsonPatchErrorCode, string> = {
+  'invalid-operation': 'an operation needs `op` and `path`',
+  'invalid-path': 'a path must be empty or start with "/"',
+  'missing-from': '`from` is missing',
+  'path-not-found': 'path not found',
+  'invalid-index': 'not a valid list index',
+  'missing-value': '`value` is missing',
+  'move-into-child': 'cannot move a value into one of its own children',
+  'test-failed': 'the value differs',
+  'unknown-op': 'unknown operation (expected add, remove, replace, move, copy or test)',
+};
 
 const NO_DIRECTIVES: PatchDirectives = {
   replace: false,

@@ -6,4 +6,3 @@ export {
   markEachList,
   type PatchDirectives,
 } from './directives.js';
-export { jsonMergePatch, jsonPatch, JsonPatchError } from './json-patch.js';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import type { AppSpec } from '../resolve/index.js';
 import { LABELS } from './labels.js';
 
@@ -36,7 +36,7 @@ export interface Placement {
  * the application's own labels and annotations, and an ownerReference when
  * the owner's uid is known and the object lives in its namespace. Returns a new object; the input is not touched.
  */
-export function assemble(object: KubeObject, app: AppSpec, where: Placement): KubeObject {
+export function assemble(object: TypedObject, app: AppSpec, where: Placement): TypedObject {
   const meta = { ...(object.metadata ?? {}) };
   if (!meta.name) meta.name = where.defaultName;
   if (!meta.namespace && !CLUSTER_SCOPED.has(object.kind)) meta.namespace = app.namespace;

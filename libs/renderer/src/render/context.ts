@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import type { ClusterVersion, RenderContext } from '../engines/engine.js';
 import type { AppSpec, ResolvedComponent } from '../resolve/index.js';
 
@@ -61,8 +61,8 @@ export function componentContext(
 /** The context a trait sees: the component's, plus the workload and outputs rendered so far. */
 export function traitContext(
   base: RenderContext,
-  output: KubeObject,
-  outputs: Record<string, KubeObject>,
+  output: TypedObject,
+  outputs: Record<string, TypedObject>,
 ): RenderContext {
   return { ...base, output, outputs };
 }

@@ -1,4 +1,4 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import { RenderError } from '../errors.js';
 import type { RenderedComponent } from './result.js';
 
@@ -23,7 +23,7 @@ export function markAutoscaledReplicas(component: RenderedComponent): RenderErro
   return [new RenderError(detail, { subject: `component "${component.name}"` })];
 }
 
-function targetsWorkload(candidate: KubeObject, workload: KubeObject): boolean {
+function targetsWorkload(candidate: TypedObject, workload: TypedObject): boolean {
   if (candidate.kind !== 'HorizontalPodAutoscaler') return false;
   const ref = (candidate.spec as { scaleTargetRef?: { kind?: string; name?: string } } | undefined)
     ?.scaleTargetRef;

@@ -1,8 +1,8 @@
-import type { Definition, KubeObject } from '#api';
+import type { Definition } from '#api';
+import { hashOf, type TypedObject } from '#kube-core';
 import type { CompiledTemplate, RenderContext, TemplateResult } from '../engines/engine.js';
 import type { TemplateCompiler } from '../engines/compiler.js';
 import { RenderError, RenderErrors } from '../errors.js';
-import { hashOf } from '../hash.js';
 import { validateProperties } from '../params/index.js';
 import { applyPatch } from '../patch/index.js';
 import type { AppSpec, ResolvedComponent, ResolvedTrait } from '../resolve/index.js';
@@ -91,7 +91,7 @@ export class Renderer {
       this.placeTrait(app, component, obj, AUXILIARY_WORKLOAD, name),
     );
     const traitObjects: RenderedObject[] = [];
-    const outputsSoFar: Record<string, KubeObject> = Object.fromEntries(
+    const outputsSoFar: Record<string, TypedObject> = Object.fromEntries(
       auxiliary.map((o) => [o.outputName!, o.object]),
     );
     for (const trait of component.traits) {
@@ -100,7 +100,7 @@ export class Renderer {
       if (result.patch) {
         const patched = locatedAt(trait, () =>
           applyPatch(workloadObject, result.patch!, result.patchKeys),
-        ) as KubeObject;
+        ) as TypedObject;
         workloadObject = assemble(patched, app, {
           component: component.name,
           role: 'workload',
@@ -136,7 +136,7 @@ export class Renderer {
   private placeTrait(
     app: AppSpec,
     component: ResolvedComponent,
-    obj: KubeObject,
+    obj: TypedObject,
     type: string,
     outputName: string,
   ): RenderedObject {
@@ -208,7 +208,7 @@ function locate(e: RenderError, subject: ResolvedComponent | ResolvedTrait): Ren
   return e.within({ ...subject.where, line });
 }
 
-function sortedOutputs(outputs: Record<string, KubeObject>): [string, KubeObject][] {
+function sortedOutputs(outputs: Record<string, TypedObject>): [string, TypedObject][] {
   return Object.entries(outputs).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 

@@ -1,10 +1,10 @@
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import type { RenderContext } from '../engines/engine.js';
 import { RenderErrors, type RenderError } from '../errors.js';
 import type { AppSpec } from '../resolve/index.js';
 
 export interface RenderedObject {
-  object: KubeObject;
+  object: TypedObject;
   component: string;
   role: 'workload' | 'trait';
   /** The trait type that produced it (for workloads: undefined). */

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { KubeObject } from '../util/object.js';
+import type { KubeObject } from '#kube-core';
 import { DeletedFinalStateUnknown, DeltaFIFO, type Delta } from './delta-fifo.js';
 import { Indexer } from './store.js';
 

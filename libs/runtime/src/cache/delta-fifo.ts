@@ -1,4 +1,4 @@
-import { objectKey, type KubeObject } from '../util/object.js';
+import { objectKey, type KubeObject } from '#kube-core';
 
 export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
 

@@ -3,7 +3,7 @@ import { kindId, type ResourceKind } from '../client/resource-kind.js';
 import type { KubeTransport } from '../client/transport.js';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
-import type { KubeObject } from '../util/object.js';
+import type { KubeObject } from '#kube-core';
 import { SharedInformer, type SharedInformerOptions } from './shared-informer.js';
 import type { IndexFunc } from './store.js';
 

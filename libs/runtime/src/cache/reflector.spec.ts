@@ -1,9 +1,8 @@
-import { FakeClock } from '#kube-core';
+import { FakeClock, type KubeObject } from '#kube-core';
 import { advanceUntil } from '../../test/fake-time.js';
 import { KubeApiError } from '../client/api-error.js';
 import type { ListOptions, WatchEvent, WatchOptions } from '../client/resource-client.js';
 import type { StreamEnd } from '../client/transport.js';
-import type { KubeObject } from '../util/object.js';
 import { DeletedFinalStateUnknown, DeltaFIFO } from './delta-fifo.js';
 import { Reflector, type ListerWatcher } from './reflector.js';
 import { Indexer } from './store.js';

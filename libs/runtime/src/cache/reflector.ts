@@ -1,10 +1,9 @@
-import { realClock, type Clock } from '#kube-core';
+import { type Clock, type KubeObject, realClock } from '#kube-core';
 import { isGone, KubeApiError } from '../client/api-error.js';
 import type { ListOptions, WatchEvent, WatchOptions } from '../client/resource-client.js';
 import type { StreamEnd } from '../client/transport.js';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
-import type { KubeObject } from '../util/object.js';
 import { Backoff, sleep } from '../util/timing.js';
 import type { DeltaFIFO } from './delta-fifo.js';
 

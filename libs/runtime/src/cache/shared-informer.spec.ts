@@ -1,9 +1,8 @@
-import { FakeClock } from '#kube-core';
+import { FakeClock, type KubeObject } from '#kube-core';
 import { advanceUntil } from '../../test/fake-time.js';
 import type { WatchEvent, WatchOptions } from '../client/resource-client.js';
 import type { StreamEnd } from '../client/transport.js';
 import { memoryLogger } from '../log/logger.js';
-import type { KubeObject } from '../util/object.js';
 import type { ListerWatcher } from './reflector.js';
 import { SharedInformer } from './shared-informer.js';
 

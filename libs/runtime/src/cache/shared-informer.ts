@@ -1,7 +1,6 @@
-import { realClock, type Clock, type TimerHandle } from '#kube-core';
+import { type Clock, dropManagedFields, type KubeObject, realClock, type TimerHandle } from '#kube-core';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
-import { dropManagedFields, type KubeObject } from '../util/object.js';
 import { DeletedFinalStateUnknown, DeltaFIFO, type Delta } from './delta-fifo.js';
 import { Reflector, type ListerWatcher, type ReflectorOptions, type ReflectorStats } from './reflector.js';
 import { Indexer, NAMESPACE_INDEX, namespaceIndexFunc, type IndexFunc } from './store.js';

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { deepCopy, type KubeObject } from '../util/object.js';
+import { deepCopy, type KubeObject } from '#kube-core';
 import { Indexer, NAMESPACE_INDEX, namespaceIndexFunc, OWNER_UID_INDEX, ownerUidIndexFunc } from './store.js';
 
 const cm = (namespace: string, name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({

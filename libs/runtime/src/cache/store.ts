@@ -1,4 +1,4 @@
-import { deepFreeze, objectKey, type KubeObject } from '../util/object.js';
+import { deepFreeze, objectKey, type KubeObject } from '#kube-core';
 
 /** Maps an object to the index values it is found under (e.g. its namespace, its owners' uids). */
 export type IndexFunc<T> = (obj: T) => readonly string[];

@@ -1,6 +1,6 @@
 import type { InformerFactory } from '../cache/informer-factory.js';
 import { NAMESPACE_INDEX } from '../cache/store.js';
-import type { KubeObject } from '../util/object.js';
+import type { KubeObject } from '#kube-core';
 import {
   ResourceClient,
   type DeleteOptions,

@@ -1,6 +1,6 @@
-import type { KubeObject } from '../util/object.js';
+import { apiVersionOf, type KubeObject } from '#kube-core';
 import { KubeApiError } from './api-error.js';
-import { apiVersionOf, kindId, resourcePath, type ResourceKind } from './resource-kind.js';
+import { kindId, resourcePath, type ResourceKind } from './resource-kind.js';
 import type { KubeTransport, StreamEnd } from './transport.js';
 
 export interface ObjectList<T> {

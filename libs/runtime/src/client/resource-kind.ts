@@ -1,16 +1,13 @@
-/** Which REST collection a client talks to: any group/version/plural, namespaced or not. */
-export interface ResourceKind {
-  /** '' for the core group. */
-  group: string;
-  version: string;
+import type { GroupVersionKind } from '#kube-core';
+
+/**
+ * Which REST collection a client talks to: a kind (group '' for the core group)
+ * with its resource (URL) name and scope, as a RESTMapping gives them.
+ */
+export interface ResourceKind extends GroupVersionKind {
   /** The resource (URL) name, e.g. `deployments`. */
   plural: string;
-  kind: string;
   namespaced: boolean;
-}
-
-export function apiVersionOf(kind: ResourceKind): string {
-  return kind.group ? `${kind.group}/${kind.version}` : kind.version;
 }
 
 /** `deployments.apps/v1`: how logs and metrics name a kind. */

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../util/object.js';
+import { parseApiVersion, type KubeObject } from '#kube-core';
 import { isNotFound } from './api-error.js';
 import type { ResourceKind } from './resource-kind.js';
 import type { KubeTransport } from './transport.js';
@@ -65,9 +65,7 @@ export class RestMapper {
   }
 
   private async fetch(apiVersion: string): Promise<Map<string, ResourceKind>> {
-    const slash = apiVersion.indexOf('/');
-    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
-    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    const { group, version } = parseApiVersion(apiVersion);
     const path = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const kinds = new Map<string, ResourceKind>();
     try {

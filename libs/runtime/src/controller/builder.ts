@@ -1,9 +1,8 @@
-import type { Clock } from '#kube-core';
+import type { Clock, KubeObject } from '#kube-core';
 import type { InformerFactory } from '../cache/informer-factory.js';
 import { kindId, type ResourceKind } from '../client/resource-kind.js';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
-import type { KubeObject } from '../util/object.js';
 import { Controller, type ControllerOptions } from './controller.js';
 import { enqueueingHandler, requestForObject, requestForOwner, type MapFunc } from './handlers.js';
 import type { Predicate } from './predicates.js';

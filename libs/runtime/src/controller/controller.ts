@@ -1,8 +1,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { realClock, type Clock } from '#kube-core';
+import { type Clock, realClock, splitKey } from '#kube-core';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
-import { splitKey } from '../util/object.js';
 import type { RateLimiter } from '../workqueue/rate-limiters.js';
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js';
 import { requestKey, TerminalError, type Reconciler, type Request, type Result } from './reconciler.js';

@@ -1,6 +1,6 @@
 import type { EventHandler } from '../cache/shared-informer.js';
 import type { ResourceKind } from '../client/resource-kind.js';
-import type { KubeObject } from '../util/object.js';
+import type { KubeObject } from '#kube-core';
 import { passesCreate, passesDelete, passesUpdate, type Predicate } from './predicates.js';
 import type { Request } from './reconciler.js';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../util/object.js';
+import type { KubeObject } from '#kube-core';
 
 /**
  * Filters events before they become requests (controller-runtime predicate

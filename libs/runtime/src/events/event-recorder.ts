@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { realClock, type Clock } from '#kube-core';
+import { type Clock, type KubeObject, realClock } from '#kube-core';
 import { isNotFound } from '../client/api-error.js';
 import type { ResourceClient } from '../client/resource-client.js';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
-import type { KubeObject } from '../util/object.js';
 
 export type EventType = 'Normal' | 'Warning';
 

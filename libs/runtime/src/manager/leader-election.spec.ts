@@ -1,8 +1,7 @@
-import { FakeClock } from '#kube-core';
+import { FakeClock, type KubeObject } from '#kube-core';
 import { advanceUntil } from '../../test/fake-time.js';
 import { KubeApiError } from '../client/api-error.js';
 import type { ResourceClient } from '../client/resource-client.js';
-import type { KubeObject } from '../util/object.js';
 import { LeaderElector, type LeaderElectionConfig } from './leader-election.js';
 
 type Lease = KubeObject & {

@@ -1,9 +1,8 @@
-import { realClock, type Clock } from '#kube-core';
+import { type Clock, type KubeObject, realClock } from '#kube-core';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.js';
 import type { ResourceClient } from '../client/resource-client.js';
 import type { Logger } from '../log/logger.js';
 import { silentLogger } from '../log/logger.js';
-import type { KubeObject } from '../util/object.js';
 import { jitter, sleep } from '../util/timing.js';
 
 interface LeaseSpec {

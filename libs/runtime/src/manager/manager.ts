@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { realClock, type Clock } from '#kube-core';
+import { type Clock, type KubeObject, realClock } from '#kube-core';
 import { InformerFactory, type InformerDefaults } from '../cache/informer-factory.js';
 import { Client } from '../client/cached-client.js';
 import { ResourceClient } from '../client/resource-client.js';
@@ -11,7 +11,6 @@ import { ControllerBuilder, type ControllerHost } from '../controller/builder.js
 import type { Controller } from '../controller/controller.js';
 import { EventRecorder } from '../events/event-recorder.js';
 import { jsonLogger, type Logger } from '../log/logger.js';
-import type { KubeObject } from '../util/object.js';
 import { HealthServer } from './health-server.js';
 import { LeaderElector } from './leader-election.js';
 

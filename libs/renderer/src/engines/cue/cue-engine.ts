@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { KubeObject } from '#api';
-import type { Clock } from '#kube-core';
+import type { Clock, TypedObject } from '#kube-core';
 import type {
   CompiledTemplate,
   EngineOptions,
@@ -161,7 +160,7 @@ class CompiledCueTemplate implements CueTemplate {
     );
   }
 
-  private object(value: unknown, field: string): KubeObject | undefined {
+  private object(value: unknown, field: string): TypedObject | undefined {
     const obj = this.map(value, field);
     if (obj && (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string')) {
       throw new RenderError(
@@ -170,10 +169,10 @@ class CompiledCueTemplate implements CueTemplate {
         'definition',
       );
     }
-    return obj as KubeObject | undefined;
+    return obj as TypedObject | undefined;
   }
 
-  private objects(value: unknown): Record<string, KubeObject> {
+  private objects(value: unknown): Record<string, TypedObject> {
     const map = this.map(value, 'outputs') ?? {};
     return Object.fromEntries(
       Object.entries(map).map(([name, v]) => [name, this.object(v, `outputs.${name}`)!]),

@@ -5,7 +5,7 @@ import type {
   TemplateRequest,
   TemplateResult,
 } from '../engine.js';
-import { hashOf } from '../../hash.js';
+import { hashOf } from '#kube-core';
 import { RenderBudget } from './budget.js';
 import { COMPILE_OPTIONS, createEnvironment, type TemplateEnvironment } from './environment.js';
 import { readRendered } from './rendered-document.js';

@@ -1,5 +1,5 @@
 import { isMap, isScalar, LineCounter, parseDocument, type Pair, type YAMLError } from 'yaml';
-import type { KubeObject } from '#api';
+import { type TypedObject } from '#kube-core';
 import type { TemplateResult } from '../engine.js';
 import { nearest } from '../../params/index.js';
 import { patchKeysOf } from './patch-keys.js';
@@ -94,12 +94,12 @@ function commentLinesAbove(lines: readonly string[], line: number | undefined): 
   return found;
 }
 
-function kubeObject(value: unknown, where: string, fail: (problem: string) => never): KubeObject {
+function kubeObject(value: unknown, where: string, fail: (problem: string) => never): TypedObject {
   if (!isPlainMap(value)) return fail(`${where} must be a map (a Kubernetes object), got ${describe(value)}`);
   const obj = value as Record<string, unknown>;
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string')
     return fail(`${where} must have apiVersion and kind (strings)`);
-  return obj as unknown as KubeObject;
+  return obj as unknown as TypedObject;
 }
 
 function findProtoKey(value: unknown, path: string): string | undefined {

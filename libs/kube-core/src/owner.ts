@@ -1,4 +1,4 @@
-import type { KubeObject, OwnerReference } from './object.js';
+import type { KubeObject, OwnerReference } from './object/types.js';
 
 /** An ownerReference to `owner`; `controller: true` makes it the one controller that manages the dependent. */
 export function ownerReferenceTo(

@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-
 /** JSON with object keys sorted, so equal values hash equally whatever order their keys arrived in. */
 export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
@@ -8,8 +6,4 @@ export function stableStringify(value: unknown): string {
     .filter(([, v]) => v !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableStringify(v)}`).join(',')}}`;
-}
-
-export function hashOf(value: unknown): string {
-  return createHash('sha256').update(stableStringify(value)).digest('hex');
 }
