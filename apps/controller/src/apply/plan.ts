@@ -4,7 +4,7 @@ import type { Client, RestMapper } from '#runtime';
 import { type KubeObject } from '#kube-core';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import { errorMessage, type ApplyOutcome } from './applier.js';
-import { objectKey } from './identity.js';
+import { identityKey } from './identity.js';
 import { buildIntent, type Intent } from './intent.js';
 
 export interface Planned {
@@ -55,10 +55,10 @@ export function unrecordedUnowned(
   recorded: readonly AppliedResource[],
 ): AppliedResource[] {
   const known = new Set(
-    recorded.map((r) => objectKey({ ...r, metadata: { name: r.name, namespace: r.namespace } })),
+    recorded.map((r) => identityKey({ ...r, metadata: { name: r.name, namespace: r.namespace } })),
   );
   return planned
-    .filter((p) => !p.intent.owned && !p.live && !known.has(objectKey(p.intent.object)))
+    .filter((p) => !p.intent.owned && !p.live && !known.has(identityKey(p.intent.object)))
     .map((p) => ({
       apiVersion: p.intent.object.apiVersion!,
       kind: p.intent.object.kind!,

@@ -12,7 +12,7 @@ import {
   type RestMapper,
 } from '#runtime';
 import { applyIntent, errorMessage, type ApplyOutcome } from '../apply/applier.js';
-import { objectKey, resourceKey } from '../apply/identity.js';
+import { identityKey, resourceKey } from '../apply/identity.js';
 import { planIntents, unrecordedUnowned } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
 import { APPLICATIONS } from '../constants.js';
@@ -154,7 +154,7 @@ export class ApplicationReconciler implements Reconciler {
     const previous = app.status as ApplicationStatus | undefined;
     const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
     const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
-    const wanted = new Set(outcomes.map((o) => objectKey(o.intent.object)));
+    const wanted = new Set(outcomes.map((o) => identityKey(o.intent.object)));
     const unwanted = recorded.filter((r) => !wanted.has(resourceKey(r)));
     let requeue: Result | undefined;
     // API failures are retried with backoff; an object owned by someone else waits for a change instead.

@@ -1,4 +1,5 @@
-import { type TypedObject } from '#kube-core';
+import { API_VERSION } from '#api';
+import { ownerReferenceTo, type TypedObject } from '#kube-core';
 import type { AppSpec } from '../resolve/index.js';
 import { LABELS } from './labels.js';
 
@@ -60,16 +61,9 @@ export function assemble(object: TypedObject, app: AppSpec, where: Placement): T
   // An ownerReference works only within the owner's namespace: objects elsewhere (or cluster-scoped)
   // are recorded by the controller instead.
   if (app.owner.uid && !CLUSTER_SCOPED.has(object.kind) && meta.namespace === app.namespace) {
-    meta.ownerReferences = [
-      {
-        apiVersion: 'core.oam.dev/v1beta1',
-        kind: app.owner.kind,
-        name: app.owner.name,
-        uid: app.owner.uid,
-        controller: true,
-        blockOwnerDeletion: true,
-      },
-    ];
+    const { kind, name, uid } = app.owner;
+    const owner = { apiVersion: API_VERSION, kind, metadata: { name, uid } };
+    meta.ownerReferences = [ownerReferenceTo(owner, { controller: true, blockOwnerDeletion: true })];
   }
   return { ...object, metadata: meta };
 }

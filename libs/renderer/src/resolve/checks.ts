@@ -1,4 +1,5 @@
 import type { ComponentDefinition } from '#api';
+import { parseApiVersion } from '#kube-core';
 import { RenderError } from '../errors.js';
 import type { ResolvedComponent } from './app-spec.js';
 
@@ -7,7 +8,7 @@ export function workloadNames(componentType: string, definition: ComponentDefini
   const names = ['*', componentType];
   const gvk = definition.spec.workload?.definition;
   if (gvk) {
-    const [group, version] = gvk.apiVersion.includes('/') ? gvk.apiVersion.split('/') : ['', gvk.apiVersion];
+    const { group, version } = parseApiVersion(gvk.apiVersion);
     const plural = `${gvk.kind.toLowerCase()}s`;
     names.push(gvk.kind, plural, group ? `${plural}.${group}` : plural, `${group}/${version}.${gvk.kind}`);
   }

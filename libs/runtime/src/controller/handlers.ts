@@ -1,6 +1,6 @@
 import type { EventHandler } from '../cache/shared-informer.js';
 import type { ResourceKind } from '../client/resource-kind.js';
-import type { KubeObject } from '#kube-core';
+import { parseApiVersion, type KubeObject } from '#kube-core';
 import { passesCreate, passesDelete, passesUpdate, type Predicate } from './predicates.js';
 import type { Request } from './reconciler.js';
 
@@ -16,7 +16,7 @@ export const requestForObject: MapFunc = (obj) => [
 export function requestForOwner(owner: ResourceKind): MapFunc {
   return (obj) => {
     const ref = obj.metadata?.ownerReferences?.find(
-      (r) => r.controller && r.kind === owner.kind && groupOf(r.apiVersion) === owner.group,
+      (r) => r.controller && r.kind === owner.kind && parseApiVersion(r.apiVersion).group === owner.group,
     );
     if (!ref) return [];
     return [{ namespace: owner.namespaced ? (obj.metadata?.namespace ?? '') : '', name: ref.name }];
@@ -45,9 +45,4 @@ export function enqueueingHandler<T extends KubeObject>(
     },
     onDelete: (obj) => passesDelete(predicates, obj) && all(obj),
   };
-}
-
-function groupOf(apiVersion: string): string {
-  const i = apiVersion.indexOf('/');
-  return i < 0 ? '' : apiVersion.slice(0, i);
 }
