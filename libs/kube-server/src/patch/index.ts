@@ -3,14 +3,13 @@
  * (RFC 7386), strategic merge patch for built-in kinds, and server-side apply with
  * managedFields. Every function is pure and throws ApiError with kube-apiserver's status.
  */
-import { applyJsonPatch } from './json-patch.js';
+import { applyJsonPatchRequest } from './json-patch.js';
 import { applyMergePatch } from './merge-patch.js';
 import type { PatchKind } from './content-type.js';
 import { schemaFor, type Gvk } from './schema/lookup.js';
 import { strategicMergePatch } from './strategic/merge.js';
 
 export { patchKindFromContentType, type PatchKind } from './content-type.js';
-export { createMergePatch } from './merge-patch.js';
 export { serverSideApply, type ServerSideApplyArgs } from './ssa/apply.js';
 export { updateManagedFields, type UpdateManagedFieldsArgs } from './ssa/update.js';
 export type { ManagedFieldsEntry } from './ssa/managers.js';
@@ -25,7 +24,7 @@ export function applyPatch(
 ): object {
   switch (kind) {
     case 'json':
-      return applyJsonPatch(live, patch);
+      return applyJsonPatchRequest(live, patch);
     case 'merge':
       return applyMergePatch(live, patch);
     case 'strategic':

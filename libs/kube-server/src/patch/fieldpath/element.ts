@@ -2,7 +2,7 @@
  * Path elements of sigs.k8s.io/structured-merge-diff, kept in their FieldsV1 serialized
  * form: `f:<field>`, `k:<json of the key fields, sorted>`, `v:<json value>`, `i:<index>`.
  */
-import { isObject, type JsonObject } from '../values.js';
+import { isJsonObject, type JsonObject } from '#kube-core';
 
 export type PathElement = string;
 export type Path = readonly PathElement[];
@@ -31,7 +31,7 @@ export const elementBody = (pe: PathElement): string => pe.slice(2);
 /** The parsed key fields of a `k:` element. */
 export function keyFields(pe: PathElement): JsonObject {
   const parsed: unknown = JSON.parse(elementBody(pe));
-  if (!isObject(parsed)) throw new Error(`path element ${pe} does not hold an object of key fields`);
+  if (!isJsonObject(parsed)) throw new Error(`path element ${pe} does not hold an object of key fields`);
   return parsed;
 }
 

@@ -3,7 +3,7 @@
  * the path elements that are members at that level and the children below them. Sets are
  * immutable once built; operations return new sets.
  */
-import { isObject, type JsonObject } from '../values.js';
+import { isJsonObject, type JsonObject } from '#kube-core';
 import { compareElements, elementKind, type Path, type PathElement } from './element.js';
 
 export class FieldSet {
@@ -18,12 +18,12 @@ export class FieldSet {
 
   /** Builds a set from a managedFields `fieldsV1` object; unknown element kinds are skipped as kube does. */
   static fromFieldsV1(fields: unknown, where = 'fieldsV1'): FieldSet {
-    if (!isObject(fields)) throw new Error(`${where}: expected an object, got ${JSON.stringify(fields)}`);
+    if (!isJsonObject(fields)) throw new Error(`${where}: expected an object, got ${JSON.stringify(fields)}`);
     const set = new FieldSet();
     for (const [key, value] of Object.entries(fields)) {
       if (key === '.' || !elementKind(key)) continue;
       const child = FieldSet.fromFieldsV1(value, `${where}.${key}`);
-      const selfMarked = isObject(value) && '.' in value;
+      const selfMarked = isJsonObject(value) && '.' in value;
       if (child.isEmpty() || selfMarked) set.members.add(key);
       if (!child.isEmpty()) set.children.set(key, child);
     }

@@ -8,7 +8,7 @@ import { ApiError } from '../../errors.js';
 import type { FieldSet } from '../fieldpath/set.js';
 import { apiVersionOf, gvkString, schemaFor, type Gvk, type TypeSchema } from '../schema/lookup.js';
 import { badRequest, internalError } from '../status.js';
-import { isObject, type JsonObject } from '../values.js';
+import { isJsonObject, type JsonObject } from '#kube-core';
 import { conflictError } from './conflicts.js';
 import { stripMeta, withoutResetFields } from './fields.js';
 import {
@@ -38,7 +38,7 @@ export function serverSideApply(args: ServerSideApplyArgs): object {
   validateFieldManager(manager);
   const applied = validateApplied(args.applied, gvk);
   const schema = schemaFor(gvk);
-  const live = isObject(args.live) ? args.live : undefined;
+  const live = isJsonObject(args.live) ? args.live : undefined;
   const managers = decodeLiveManagers(live);
   const liveBody = live ? withoutManagedFields(live) : {};
 
@@ -66,7 +66,7 @@ export function serverSideApply(args: ServerSideApplyArgs): object {
   const stripped: Managers = new Map(
     [...owners].map(([id, state]) => [id, { ...state, set: stripMeta(state.set) }]),
   );
-  const metadata = isObject(merged.metadata) ? merged.metadata : {};
+  const metadata = isJsonObject(merged.metadata) ? merged.metadata : {};
   return {
     ...merged,
     metadata: { ...metadata, managedFields: encodeManagedFields(capUpdateManagers(stripped)) },
@@ -94,7 +94,7 @@ function parseApiVersion(apiVersion: unknown): { group: string; version: string 
 }
 
 function validateApplied(applied: unknown, gvk: Gvk): JsonObject {
-  if (!isObject(applied)) {
+  if (!isJsonObject(applied)) {
     const got = Array.isArray(applied) ? 'array' : applied === null ? 'null' : typeof applied;
     throw badRequest(
       `error decoding YAML: json: cannot unmarshal ${got} into Go value of type map[string]interface {}`,
@@ -108,7 +108,7 @@ function validateApplied(applied: unknown, gvk: Gvk): JsonObject {
     throw badRequest(`invalid object type: ${gvkString(appliedGvk)}`);
   }
   const metadata = applied.metadata;
-  if (isObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
+  if (isJsonObject(metadata) && metadata.managedFields !== undefined && metadata.managedFields !== null) {
     throw badRequest('metadata.managedFields must be nil');
   }
   return applied;
@@ -116,7 +116,7 @@ function validateApplied(applied: unknown, gvk: Gvk): JsonObject {
 
 function decodeLiveManagers(live: JsonObject | undefined): Managers {
   try {
-    return decodeManagedFields(isObject(live?.metadata) ? live.metadata.managedFields : undefined, true);
+    return decodeManagedFields(isJsonObject(live?.metadata) ? live.metadata.managedFields : undefined, true);
   } catch (err) {
     throw internalError((err as Error).message);
   }
@@ -127,7 +127,7 @@ function typedAppliedSet(applied: JsonObject, schema: TypeSchema): FieldSet {
     return appliedFieldSet(applied, schema);
   } catch (err) {
     if (!(err instanceof TypedValueError)) throw err;
-    const meta = isObject(applied.metadata) ? applied.metadata : {};
+    const meta = isJsonObject(applied.metadata) ? applied.metadata : {};
     const object = `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}; ${gvkString(schema.gvk)}`;
     throw internalError(`failed to create typed patch object (${object}): ${err.message}`);
   }

@@ -4,7 +4,7 @@
  * subresource; an Update manager one per name, apiVersion and subresource).
  */
 import { FieldSet } from '../fieldpath/set.js';
-import { isObject } from '../values.js';
+import { isJsonObject } from '#kube-core';
 
 export type Operation = 'Apply' | 'Update';
 
@@ -61,7 +61,7 @@ export function decodeManagedFields(entries: unknown, strict: boolean): Managers
 
 function decodeEntry(entry: unknown, index: number): ManagerState {
   const where = `managedFields[${index}]`;
-  if (!isObject(entry)) throw new Error(`${where}: expected an object`);
+  if (!isJsonObject(entry)) throw new Error(`${where}: expected an object`);
   if (entry.operation !== 'Apply' && entry.operation !== 'Update') {
     throw new Error(`${where}: operation must be Apply or Update, got ${JSON.stringify(entry.operation)}`);
   }

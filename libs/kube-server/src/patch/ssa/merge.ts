@@ -6,14 +6,14 @@
 import { fieldElement, type PathElement } from '../fieldpath/element.js';
 import type { FieldSet } from '../fieldpath/set.js';
 import { fieldPath, itemPath, type TypeSchema } from '../schema/lookup.js';
-import { cloneJson, isObject, type JsonObject } from '../values.js';
+import { cloneJson, isJsonObject, type JsonObject } from '#kube-core';
 import { granularList, indexList } from './typed.js';
 
 const bothEmpty = (a: unknown[], b: unknown[]) => !a.length && !b.length;
 
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
-  if (!isObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(value)) if (child !== null) out[key] = withoutNulls(child);
   return out;
@@ -23,7 +23,7 @@ function withoutNulls(value: unknown): unknown {
 export function mergeApplied(live: JsonObject, applied: JsonObject, schema: TypeSchema): JsonObject {
   const merge = (l: unknown, r: unknown, schemaPath: string, path: PathElement[]): unknown => {
     if (l === undefined || l === null) return withoutNulls(cloneJson(r));
-    if (isObject(l) && isObject(r) && !(path.length && schema.isAtomicMap(schemaPath))) {
+    if (isJsonObject(l) && isJsonObject(r) && !(path.length && schema.isAtomicMap(schemaPath))) {
       const out: JsonObject = {};
       for (const [key, value] of Object.entries(l)) {
         if (!(key in r)) out[key] = cloneJson(value);
@@ -56,7 +56,7 @@ export function mergeApplied(live: JsonObject, applied: JsonObject, schema: Type
 /** A copy of `value` without the members of `toRemove` (each with everything below it). */
 export function removeItems(value: JsonObject, toRemove: FieldSet, schema: TypeSchema): JsonObject {
   const remove = (node: unknown, set: FieldSet, schemaPath: string, path: PathElement[]): unknown => {
-    if (isObject(node)) {
+    if (isJsonObject(node)) {
       const out: JsonObject = {};
       for (const [key, child] of Object.entries(node)) {
         const pe = fieldElement(key);

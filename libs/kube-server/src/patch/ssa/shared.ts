@@ -1,11 +1,11 @@
 /** Pieces shared by apply and update. */
-import { isObject, type JsonObject } from '../values.js';
+import { isJsonObject, type JsonObject } from '#kube-core';
 import { managerId, type Managers } from './managers.js';
 
 /** The object without metadata.managedFields (ownership is never tracked on it). */
 export function withoutManagedFields(obj: object): JsonObject {
   const source = obj as JsonObject;
-  if (!isObject(source.metadata) || !('managedFields' in source.metadata)) return { ...source };
+  if (!isJsonObject(source.metadata) || !('managedFields' in source.metadata)) return { ...source };
   const metadata = { ...source.metadata };
   delete metadata.managedFields;
   return { ...source, metadata };

@@ -14,13 +14,13 @@ import {
 import { FieldSet } from '../fieldpath/set.js';
 import type { ListRule } from '../schema/rules.js';
 import { fieldPath, itemPath, type TypeSchema } from '../schema/lookup.js';
-import { deepEqual, isObject, type JsonObject } from '../values.js';
+import { deepEqual, isJsonObject, type JsonObject } from '#kube-core';
 
 /** A value that does not fit its schema (missing key fields, duplicate keys). */
 export class TypedValueError extends Error {}
 
 const isEmptyContainer = (v: unknown) =>
-  v === undefined || v === null || (Array.isArray(v) ? !v.length : isObject(v) && !Object.keys(v).length);
+  v === undefined || v === null || (Array.isArray(v) ? !v.length : isJsonObject(v) && !Object.keys(v).length);
 
 /** The path element of one list item; `strict` rejects items that cannot be keyed, otherwise they fall back to their index. */
 export function itemElement(
@@ -35,12 +35,12 @@ export function itemElement(
     return indexElement(index);
   };
   if (rule.listType === 'set') {
-    return isObject(item) || Array.isArray(item)
+    return isJsonObject(item) || Array.isArray(item)
       ? fail('sets may only contain primitive values')
       : valueElement(item);
   }
   if (rule.listType !== 'map') return indexElement(index);
-  if (!isObject(item)) return fail('associative list with keys may not have non-map elements');
+  if (!isJsonObject(item)) return fail('associative list with keys may not have non-map elements');
   const key: JsonObject = {};
   for (const name of rule.mapKeys ?? []) {
     if (item[name] !== undefined && item[name] !== null) key[name] = item[name];
@@ -85,7 +85,7 @@ export function granularList(schema: TypeSchema, schemaPath: string): ListRule |
 export function appliedFieldSet(applied: JsonObject, schema: TypeSchema): FieldSet {
   const set = new FieldSet();
   const walk = (value: unknown, schemaPath: string, path: PathElement[]): void => {
-    if (isObject(value)) {
+    if (isJsonObject(value)) {
       if (path.length && schema.isAtomicMap(schemaPath)) return void set.insert(path);
       for (const [key, child] of Object.entries(value)) {
         const childPath = [...path, fieldElement(key)];
@@ -122,8 +122,8 @@ export function compareObjects(lhs: JsonObject, rhs: JsonObject, schema: TypeSch
   };
   const walk = (l: unknown, r: unknown, schemaPath: string, path: PathElement[]): void => {
     const bothEmpty = isEmptyContainer(l) && isEmptyContainer(r);
-    const shape = isObject(l ?? r) ? 'map' : Array.isArray(l ?? r) ? 'list' : 'scalar';
-    const shapeOf = (v: unknown) => (isObject(v) ? 'map' : Array.isArray(v) ? 'list' : 'scalar');
+    const shape = isJsonObject(l ?? r) ? 'map' : Array.isArray(l ?? r) ? 'list' : 'scalar';
+    const shapeOf = (v: unknown) => (isJsonObject(v) ? 'map' : Array.isArray(v) ? 'list' : 'scalar');
     const sameShape =
       l === undefined || r === undefined || l === null || r === null || shapeOf(l) === shapeOf(r);
     if (!sameShape) {

@@ -5,7 +5,7 @@
  */
 import { FieldSet } from '../fieldpath/set.js';
 import { apiVersionOf, schemaFor, type Gvk } from '../schema/lookup.js';
-import { isObject, type JsonObject } from '../values.js';
+import { isJsonObject, type JsonObject } from '#kube-core';
 import { stripMeta, withoutResetFields } from './fields.js';
 import {
   decodeManagedFields,
@@ -71,7 +71,7 @@ function startingManagers(args: UpdateManagedFieldsArgs): Managers {
   if (args.subresource) return live();
   if (
     Array.isArray(sent) &&
-    (sent.length === 0 || (sent.length === 1 && isObject(sent[0]) && !Object.keys(sent[0]).length))
+    (sent.length === 0 || (sent.length === 1 && isJsonObject(sent[0]) && !Object.keys(sent[0]).length))
   ) {
     return new Map();
   }
@@ -81,7 +81,7 @@ function startingManagers(args: UpdateManagedFieldsArgs): Managers {
 
 function managedFieldsOf(obj: object | undefined): unknown {
   const metadata = (obj as JsonObject | undefined)?.metadata;
-  return isObject(metadata) ? metadata.managedFields : undefined;
+  return isJsonObject(metadata) ? metadata.managedFields : undefined;
 }
 
 const GO_STRUCT_FIELDS = ['metadata', 'spec', 'status'];
@@ -92,5 +92,7 @@ const GO_STRUCT_FIELDS = ['metadata', 'spec', 'status'];
  */
 function goStructs(after: JsonObject, builtIn: boolean): JsonObject {
   if (!builtIn) return {};
-  return Object.fromEntries(GO_STRUCT_FIELDS.filter((key) => isObject(after[key])).map((key) => [key, {}]));
+  return Object.fromEntries(
+    GO_STRUCT_FIELDS.filter((key) => isJsonObject(after[key])).map((key) => [key, {}]),
+  );
 }

@@ -7,7 +7,7 @@
  */
 import { fieldPath, itemPath, type TypeSchema } from '../schema/lookup.js';
 import { badRequest, internalError, strategicUnsupported } from '../status.js';
-import { cloneJson, deepEqual, isObject, type JsonObject } from '../values.js';
+import { cloneJson, deepEqual, isJsonObject, type JsonObject } from '#kube-core';
 import * as errors from './errors.js';
 import { indexIn, normalizeOrder } from './order.js';
 
@@ -18,12 +18,12 @@ const DELETE_FROM_PRIMITIVES = '$deleteFromPrimitiveList/';
 
 type Shape = 'map' | 'list' | 'scalar';
 const shapeOf = (value: unknown): Shape =>
-  Array.isArray(value) ? 'list' : isObject(value) ? 'map' : 'scalar';
+  Array.isArray(value) ? 'list' : isJsonObject(value) ? 'map' : 'scalar';
 
 export function strategicMergePatch(live: object, patch: unknown, schema: TypeSchema): object {
   if (!schema.builtIn) throw strategicUnsupported();
   if (patch === null) return cloneJson(live);
-  if (!isObject(patch)) {
+  if (!isJsonObject(patch)) {
     throw badRequest(
       `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
     );
@@ -44,7 +44,7 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: TypeSchema, p
     if (patchValue === null) delete original[key];
     else if (current === undefined || current === null || shapeOf(current) !== shapeOf(patchValue)) {
       original[key] = fresh(patchValue, schema, childPath);
-    } else if (isObject(patchValue))
+    } else if (isJsonObject(patchValue))
       original[key] = mergeMap(current as JsonObject, patchValue, schema, childPath);
     else if (Array.isArray(patchValue))
       original[key] = mergeList(current as unknown[], patchValue, schema, childPath);
@@ -55,7 +55,7 @@ function mergeMap(original: JsonObject, patch: JsonObject, schema: TypeSchema, p
 
 /** A patch value where the original has nothing: directives resolved, nulls dropped. */
 function fresh(value: unknown, schema: TypeSchema, path: string): unknown {
-  if (isObject(value)) return mergeMap({}, value, schema, path);
+  if (isJsonObject(value)) return mergeMap({}, value, schema, path);
   if (Array.isArray(value)) return mergeList([], value, schema, path);
   return value;
 }
@@ -135,7 +135,7 @@ function validateOrder(
   mergeKey: string | undefined,
   field: string,
 ): void {
-  const items = patchList.filter((item) => !(isObject(item) && PATCH_DIRECTIVE in item));
+  const items = patchList.filter((item) => !(isJsonObject(item) && PATCH_DIRECTIVE in item));
   let at = -1;
   for (const item of items) {
     const found = indexIn(order, item, mergeKey);
@@ -166,7 +166,7 @@ function mergeList(original: unknown[], patch: unknown[], schema: TypeSchema, pa
 }
 
 const isDirectiveOnly = (item: unknown) =>
-  isObject(item) && Object.keys(item).every((key) => key.startsWith('$'));
+  isJsonObject(item) && Object.keys(item).every((key) => key.startsWith('$'));
 
 function elementShape(items: unknown[], path: string): Shape {
   if (items.some(Array.isArray)) throw errors.noListOfLists();
@@ -189,7 +189,7 @@ function specialElements(original: unknown[], patch: JsonObject[], mergeKey: str
     if (directive === 'delete') {
       if (!(mergeKey in item)) throw errors.noMergeKey(item, mergeKey);
       remaining = remaining.filter(
-        (entry) => !(isObject(entry) && deepEqual(entry[mergeKey], item[mergeKey])),
+        (entry) => !(isJsonObject(entry) && deepEqual(entry[mergeKey], item[mergeKey])),
       );
     } else if (directive === 'replace') replace = true;
     else if (directive === 'merge') throw errors.mergingListsNotSupported();
@@ -208,7 +208,7 @@ function mergeItems(
   const result = [...original];
   for (const item of items) {
     if (!(mergeKey in item)) throw errors.noMergeKey(item, mergeKey);
-    const at = result.findIndex((entry) => isObject(entry) && deepEqual(entry[mergeKey], item[mergeKey]));
+    const at = result.findIndex((entry) => isJsonObject(entry) && deepEqual(entry[mergeKey], item[mergeKey]));
     if (at >= 0) result[at] = mergeMap(result[at] as JsonObject, item, schema, path);
     else result.push(fresh(item, schema, path));
   }

@@ -4,10 +4,10 @@
  * the two are interleaved by the server order (a new item goes before the server items
  * that follow it) — which is why `kubectl patch` adding a container lists it first.
  */
-import { deepEqual, isObject } from '../values.js';
+import { deepEqual, isJsonObject } from '#kube-core';
 
 function identity(item: unknown, mergeKey: string | undefined): unknown {
-  return mergeKey && isObject(item) ? item[mergeKey] : item;
+  return mergeKey && isJsonObject(item) ? item[mergeKey] : item;
 }
 
 export function indexIn(list: readonly unknown[], item: unknown, mergeKey: string | undefined): number {
