@@ -1,8 +1,12 @@
 import { Command } from 'commander';
 import { registerController } from './commands/controller/index.js';
+import { registerDelete } from './commands/delete/index.js';
+import { registerLs } from './commands/ls/index.js';
 import { registerRender } from './commands/render/index.js';
 import { registerServer } from './commands/server/index.js';
-import { UserError } from './output/user-error.js';
+import { registerStatus } from './commands/status/index.js';
+import { registerUp } from './commands/up/index.js';
+import { describeFailure } from './output/failure.js';
 
 /**
  * The `oam` command. Each command lives in its own folder and loads its
@@ -12,7 +16,12 @@ export function buildProgram(): Command {
   const program = new Command('oam')
     .description('Open Application Model platform: render and run Applications on Kubernetes')
     .version(process.env.npm_package_version ?? '0.1.0')
+    .option('-v, --verbose', 'on failure, print stack traces and HTTP details', false)
     .showHelpAfterError();
+  registerUp(program);
+  registerStatus(program);
+  registerLs(program);
+  registerDelete(program);
   registerRender(program);
   registerServer(program);
   registerController(program);
@@ -23,12 +32,9 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {
-    if (err instanceof UserError) {
-      process.stderr.write(`error: ${err.message}\n`);
-      process.exitCode = err.exitCode;
-      return;
-    }
-    process.stderr.write(`oam: internal error: ${(err as Error).stack ?? String(err)}\n`);
-    process.exitCode = 2;
+    const verbose = argv.slice(2).some((a) => a === '-v' || a === '--verbose');
+    const { message, exitCode } = await describeFailure(err, verbose);
+    process.stderr.write(message);
+    process.exitCode = exitCode;
   }
 }

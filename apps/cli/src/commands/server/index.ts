@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { oamHome } from '../../plane/plane.js';
+
+export { oamHome };
 
 export interface ServerFlags {
   port: number;
@@ -12,14 +14,9 @@ export interface ServerFlags {
   controller: boolean;
 }
 
-/** `OAM_HOME` (default ~/.oam) holds the local control plane's state. */
-export function oamHome(): string {
-  return process.env.OAM_HOME ?? join(homedir(), '.oam');
-}
-
-/** `oam server`: the embedded Kubernetes-compatible API server, in the foreground. */
+/** `oam server`: the local control plane in the foreground; `status` and `stop` for one in the background. */
 export function registerServer(program: Command): void {
-  program
+  const server = program
     .command('server')
     .description(
       'run the local control plane: a Kubernetes-compatible API server (HTTPS, durable state, kubectl works) and the OAM controller',
@@ -48,11 +45,37 @@ export function registerServer(program: Command): void {
       const { runServer } = await import('./server.action.js');
       process.exitCode = await runServer(flags);
     });
+
+  server
+    .command('status')
+    .description('show the local plane recorded in $OAM_HOME/plane.json: pid, API server, kubeconfig, health')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action(async (flags: { output: 'text' | 'json' }) => {
+      const { runServerStatus } = await import('./status.action.js');
+      process.exitCode = await runServerStatus(flags);
+    });
+
+  server
+    .command('stop')
+    .description('stop the local plane running in the background (SIGTERM, then wait until it has exited)')
+    .addOption(
+      new Option('--timeout <seconds>', 'how long to wait for it to exit').default(30).argParser(seconds),
+    )
+    .action(async (flags: { timeout: number }) => {
+      const { runServerStop } = await import('./status.action.js');
+      process.exitCode = await runServerStop(flags);
+    });
 }
 
 function parsePort(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
     throw new InvalidArgumentError('expected a port number (0-65535)');
+  return n;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError('expected a positive number of seconds');
   return n;
 }

@@ -1,0 +1,30 @@
+import { Command, Option } from 'commander';
+import { addTargetOptions, parseDuration } from '../target-options.js';
+
+export interface DeleteFlags {
+  namespace: string;
+  wait: boolean;
+  timeout: number;
+  kubeconfig?: string;
+  context?: string;
+  local: boolean;
+}
+
+/** `oam delete NAME`: the Application (the controller removes what it applied), or a standalone Component. */
+export function registerDelete(program: Command): void {
+  const del = program
+    .command('delete')
+    .description('delete an Application (the controller removes what it applied) or a standalone Component')
+    .argument('<name>', 'the Application (or standalone Component)')
+    .option('-n, --namespace <name>', 'its namespace', 'default')
+    .option('--wait', 'wait until it and everything it applied are gone', false)
+    .addOption(
+      new Option('--timeout <duration>', 'how long --wait waits (e.g. 90s, 5m)')
+        .default(120_000, '2m')
+        .argParser(parseDuration),
+    );
+  addTargetOptions(del).action(async (name: string, flags: DeleteFlags) => {
+    const { runDelete } = await import('./delete.action.js');
+    process.exitCode = await runDelete(name, flags);
+  });
+}

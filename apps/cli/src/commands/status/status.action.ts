@@ -1,0 +1,52 @@
+import { stringify } from 'yaml';
+import { isNotFound } from '#runtime';
+import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { EXIT } from '../../output/exit-codes.js';
+import { formatTree } from '../../output/status-tree.js';
+import { UserError } from '../../output/user-error.js';
+import { componentViewOf, fullViewOf, type AppView } from '../../status/app-view.js';
+import type { StatusFlags } from './index.js';
+
+/**
+ * Exit 0 whether healthy or not (it answers a question; `oam up` is the one that
+ * judges), 1 when there is no such Application or Component, 3 for cluster problems.
+ * The target line goes to stderr with -o json|yaml, so stdout stays parseable.
+ */
+export async function runStatus(name: string, flags: StatusFlags): Promise<number> {
+  const choice = resolveTarget(flags);
+  const line = `${targetLine(choice)}\n`;
+  if (flags.output === 'tree') process.stdout.write(line);
+  else process.stderr.write(line);
+  const session = await connect(choice, { startPlane: false, say: (l) => process.stderr.write(`${l}\n`) });
+  try {
+    const view = await findView(name, flags.namespace, session);
+    if (flags.output === 'json') process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+    else if (flags.output === 'yaml') process.stdout.write(stringify(view, { lineWidth: 0 }));
+    else process.stdout.write(formatTree(view));
+    return EXIT.OK;
+  } finally {
+    session.close();
+  }
+}
+
+async function findView(
+  name: string,
+  namespace: string,
+  session: Awaited<ReturnType<typeof connect>>,
+): Promise<AppView> {
+  const get = (kind: (typeof OAM_KINDS)[keyof typeof OAM_KINDS]) =>
+    session
+      .call(() => session.client(kind).get(namespace, name))
+      .catch((err: unknown) => {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      });
+  const app = await get(OAM_KINDS.Application);
+  if (app) return fullViewOf(app as Parameters<typeof fullViewOf>[0], session);
+  const component = await get(OAM_KINDS.Component);
+  if (component) return componentViewOf(component);
+  throw new UserError(
+    `no Application or Component "${name}" in namespace ${namespace} on ${session.label}`,
+    EXIT.INVALID,
+  );
+}

@@ -1,0 +1,235 @@
+import type { KubeObject } from '#kube-core';
+import { isNotFound, LEASES, NAMESPACES, NoKindMatchError } from '#runtime';
+import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
+import { readInputs } from '../../io/read-inputs.js';
+import { EXIT } from '../../output/exit-codes.js';
+import { Progress } from '../../output/progress.js';
+import { formatTree } from '../../output/status-tree.js';
+import { UserError } from '../../output/user-error.js';
+import { fullViewOf, viewOf, type AppView } from '../../status/app-view.js';
+import { formatDuration } from '../../output/age.js';
+import { prepare, type PlannedObject } from './prepare.js';
+import type { UpFlags } from './index.js';
+
+export const FIELD_MANAGER = 'oam-cli';
+const HEARTBEAT = { namespace: 'oam-system', name: 'oam-controller-heartbeat' };
+
+/**
+ * validate + render locally → target → preflight (CRDs, controller) →
+ * namespaces → apply (definitions, Components, Applications, Traits) → wait → tree.
+ * Exit 0 healthy (or applied with --no-wait), 1 invalid input (nothing
+ * applied), 2 unhealthy or timed out, 3 cluster problems.
+ */
+export async function runUp(flags: UpFlags): Promise<number> {
+  const files = await readInputs(flags.file);
+  const choice = resolveTarget(flags);
+  const progress = new Progress();
+  progress.say(targetLine(choice));
+  const plan = await prepare(files, { namespace: flags.namespace, strict: flags.strict });
+  if (!plan) return EXIT.INVALID;
+
+  const session = await connect(choice, { startPlane: true, say: (l) => progress.say(l) });
+  try {
+    await preflight(session, plan);
+    await ensureNamespaces(session, plan, progress);
+    const applied = await applyAll(session, plan, progress);
+    const components = applied.filter((a) => a.kind === 'Component');
+    if (components.length > 0)
+      progress.say(
+        `note: standalone Components (${components.map((c) => c.name).join(', ')}) are not reconciled by the controller yet: no health to wait for`,
+      );
+    const apps = applied.filter((a) => a.kind === 'Application');
+    if (!flags.wait) {
+      for (const a of apps)
+        progress.say(`not waiting (--no-wait): \`oam status ${a.name} -n ${a.namespace}\` shows how it goes`);
+      return EXIT.OK;
+    }
+    if (apps.length === 0) return EXIT.OK;
+    return await waitHealthy(session, apps, flags.timeout, progress);
+  } finally {
+    progress.stop();
+    session.close();
+  }
+}
+
+interface Applied {
+  kind: PlannedObject['kind'];
+  namespace: string;
+  name: string;
+  generation?: number;
+}
+
+/** Nothing is applied unless every kind is served and, for Applications, a controller is alive. */
+async function preflight(session: Session, plan: PlannedObject[]): Promise<void> {
+  for (const kind of new Set(plan.map((p) => p.object.kind!))) {
+    try {
+      await session.call(() => session.mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind }));
+    } catch (err) {
+      if (!(err instanceof NoKindMatchError)) throw err;
+      throw new UserError(
+        session.kind === 'local'
+          ? `the local plane does not serve ${kind} (core.oam.dev/v1beta1): restart it with \`oam server stop\`, then \`oam up\``
+          : `the OAM CRDs are not installed on ${session.label} (no ${kind} in core.oam.dev/v1beta1): run \`kubectl apply -f deploy/crds/\`, then start the controller (\`oam controller\`)`,
+        EXIT.CLUSTER,
+      );
+    }
+  }
+  const lease = await session
+    .call(() => session.client(LEASES).get(HEARTBEAT.namespace, HEARTBEAT.name))
+    .catch((err: unknown) => {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    });
+  const spec = (lease as { spec?: { renewTime?: string; leaseDurationSeconds?: number } } | undefined)?.spec;
+  const renewed = spec?.renewTime ? Date.parse(spec.renewTime) : NaN;
+  const allowedMs = Math.max((spec?.leaseDurationSeconds ?? 30) * 1000 * 2, 60_000);
+  if (Number.isNaN(renewed) || Date.now() - renewed > allowedMs) {
+    const when = Number.isNaN(renewed)
+      ? 'has no heartbeat'
+      : `last beat ${formatDuration(Date.now() - renewed)} ago`;
+    throw new UserError(
+      session.kind === 'local'
+        ? `the local plane runs no OAM controller (${when}): stop it (\`oam server stop\`) and run \`oam up\` again, or start \`oam controller\` against it`
+        : `no OAM controller is running on ${session.label} (Lease ${HEARTBEAT.namespace}/${HEARTBEAT.name} ${when}): start one with \`oam controller --context ...\` and run \`oam up\` again`,
+      EXIT.CLUSTER,
+    );
+  }
+}
+
+async function ensureNamespaces(session: Session, plan: PlannedObject[], progress: Progress): Promise<void> {
+  const namespaces = session.client(NAMESPACES);
+  for (const ns of new Set(plan.map((p) => p.namespace))) {
+    const exists = await session
+      .call(() => namespaces.get(undefined, ns))
+      .then(() => true)
+      .catch((err: unknown) => {
+        if (isNotFound(err)) return false;
+        throw err;
+      });
+    if (exists) continue;
+    await session.call(() =>
+      namespaces.create(
+        { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+        { fieldManager: FIELD_MANAGER },
+      ),
+    );
+    progress.say(`namespace ${ns} created`);
+  }
+}
+
+/** Server-side apply as `oam-cli`, forced: the file is the user's intent (`kubectl apply --server-side --force-conflicts`). */
+async function applyAll(session: Session, plan: PlannedObject[], progress: Progress): Promise<Applied[]> {
+  const applied: Applied[] = [];
+  for (const p of plan) {
+    const kind = await session.call(() =>
+      session.mapper.kindFor(p.object as Required<Pick<KubeObject, 'apiVersion' | 'kind'>>),
+    );
+    const live = await session.call(() =>
+      session.client(kind).apply(p.object, { fieldManager: FIELD_MANAGER, force: true }),
+    );
+    const generation = live.metadata?.generation;
+    progress.say(
+      `applied ${p.kind} ${p.namespace}/${p.name}${generation ? ` (generation ${generation})` : ''}`,
+    );
+    applied.push({ kind: p.kind, namespace: p.namespace, name: p.name, generation });
+  }
+  return applied;
+}
+
+type AppObject = Parameters<typeof viewOf>[0];
+
+/**
+ * Polls each Application until the controller has observed the applied
+ * generation and reports every component healthy; a render failure at that
+ * generation ends the wait at once (it will not heal by itself).
+ */
+async function waitHealthy(
+  session: Session,
+  apps: Applied[],
+  timeoutMs: number,
+  progress: Progress,
+): Promise<number> {
+  const client = session.client(OAM_KINDS.Application);
+  const deadline = Date.now() + timeoutMs;
+  const latest = new Map<Applied, AppObject>();
+  const done = new Set<Applied>();
+  let failure: { app: Applied; message: string } | undefined;
+  while (done.size < apps.length && !failure) {
+    const states: { key: string; text: string }[] = [];
+    for (const app of apps) {
+      if (done.has(app)) continue;
+      const live = (await session.call(() => client.get(app.namespace, app.name))) as AppObject;
+      latest.set(app, live);
+      const judged = judge(live, app.generation ?? 0);
+      if (judged.state === 'healthy') {
+        done.add(app);
+        progress.say(`${app.name} is healthy`);
+        continue;
+      }
+      if (judged.state === 'failed') {
+        failure = { app, message: judged.message };
+        break;
+      }
+      states.push(...judged.lines.map((text, i) => ({ key: `${app.namespace}/${app.name}/${i}`, text })));
+    }
+    if (done.size === apps.length || failure) break;
+    progress.update(states);
+    if (Date.now() >= deadline) {
+      const app = apps.find((a) => !done.has(a))!;
+      failure = { app, message: timeoutMessage(latest.get(app), app, timeoutMs) };
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  progress.stop();
+  for (const app of apps) {
+    const live = latest.get(app);
+    if (live) process.stdout.write(formatTree(await fullViewOf(live, session)));
+  }
+  if (failure) {
+    process.stderr.write(`error: ${failure.message}\n`);
+    return EXIT.UNHEALTHY;
+  }
+  return EXIT.OK;
+}
+
+type Judgement =
+  { state: 'healthy' } | { state: 'failed'; message: string } | { state: 'waiting'; lines: string[] };
+
+function judge(app: AppObject, generation: number): Judgement {
+  const view = viewOf(app);
+  const name = view.name;
+  const observed = view.observedGeneration ?? 0;
+  if (observed < generation)
+    return {
+      state: 'waiting',
+      lines: [`${name}: waiting for the controller to pick up generation ${generation}`],
+    };
+  const rendered = app.status?.conditions?.find((c) => c.type === 'Rendered');
+  if (rendered?.status === 'False' && (rendered.observedGeneration ?? observed) >= generation)
+    return {
+      state: 'failed',
+      message: `${name}: the controller cannot render it: ${rendered.message ?? rendered.reason}`,
+    };
+  if (view.healthy) return { state: 'healthy' };
+  const lines = view.components.map(
+    (c) => `${c.name}: ${c.healthy ? 'healthy' : 'waiting'}${c.message ? ` (${c.message})` : ''}`,
+  );
+  return {
+    state: 'waiting',
+    lines: lines.length ? lines : [`${name}: ${view.phase ?? 'waiting for status'}`],
+  };
+}
+
+function timeoutMessage(app: AppObject | undefined, applied: Applied, timeoutMs: number): string {
+  const after = `not healthy after ${formatDuration(timeoutMs)}`;
+  if (!app) return `${applied.name}: ${after}`;
+  const view: AppView = viewOf(app);
+  if ((view.observedGeneration ?? 0) < (applied.generation ?? 0))
+    return `${applied.name}: ${after}: the controller has not processed generation ${applied.generation} (observed ${view.observedGeneration ?? 'none'}); is it running?`;
+  const bad = view.components.find((c) => !c.healthy);
+  if (bad)
+    return `${applied.name}: ${after}: component ${bad.name}: ${bad.message ?? 'no health reported yet'}`;
+  const failing = view.conditions.find((c) => c.status === 'False');
+  return `${applied.name}: ${after}: ${failing ? `${failing.type}: ${failing.message ?? failing.reason}` : `phase ${view.phase ?? 'unknown'}`}`;
+}

@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { eventually } from '#kube-core';
+import { EXIT } from '../output/exit-codes.js';
+import { UserError } from '../output/user-error.js';
+import {
+  ensureWritableDir,
+  isAlive,
+  logFile,
+  oamHome,
+  planeState,
+  readPlane,
+  removeStalePlane,
+  staleMessage,
+  type PlaneRecord,
+} from './plane.js';
+
+export interface EnsurePlaneOptions {
+  /** Told what happens: "starting the local plane…", a stale record removed. */
+  say: (line: string) => void;
+  /** How long a cold start may take (certificates, CRDs, built-in definitions). */
+  timeoutMs?: number;
+}
+
+/**
+ * The running local plane, started in the background when none runs:
+ * `oam server --port 0` detached, its output appended to
+ * `$OAM_HOME/logs/server.log`, ready once it has written plane.json (which it
+ * does after the API server serves and the controller runs).
+ */
+export async function ensurePlane(
+  options: EnsurePlaneOptions,
+): Promise<{ record: PlaneRecord; started: boolean }> {
+  const state = planeState();
+  if (state.state === 'running') return { record: state.record, started: false };
+  if (state.state === 'stale') {
+    options.say(staleMessage(state.record));
+    removeStalePlane();
+  }
+  const home = oamHome();
+  ensureWritableDir(home);
+  const log = logFile(home);
+  ensureWritableDir(dirname(log));
+  const fd = openSync(log, 'a');
+  const logStart = statSync(log).size;
+  writeSync(fd, `--- ${new Date().toISOString()} oam up: starting the local plane\n`);
+  const main = fileURLToPath(new URL('../main.js', import.meta.url));
+  const child = spawn(process.execPath, [main, 'server', '--port', '0'], {
+    detached: true,
+    stdio: ['ignore', fd, fd],
+    env: { ...process.env, OAM_HOME: home },
+  });
+  closeSync(fd);
+  let exited: number | null | undefined;
+  child.on('exit', (code, signal) => (exited = code ?? (signal ? 128 : null)));
+  child.on('error', () => (exited = -1));
+  child.unref();
+  options.say(`starting the local plane in the background (logs: ${log})`);
+  try {
+    const record = await eventually(
+      () => {
+        if (exited !== undefined) throw new PlaneExited(exited);
+        const r = readPlane(home);
+        return r && r.pid === child.pid ? r : undefined;
+      },
+      'the local plane to start',
+      { timeoutMs: options.timeoutMs ?? 90_000, intervalMs: 100 },
+    );
+    return { record, started: true };
+  } catch (err) {
+    if (child.pid && exited === undefined && isAlive(child.pid)) child.kill('SIGTERM');
+    const tail = lastError(log, logStart);
+    const why =
+      err instanceof PlaneExited
+        ? `it exited with code ${err.code}`
+        : `it was not ready within ${(options.timeoutMs ?? 90_000) / 1000} s`;
+    throw new UserError(
+      `the local plane did not start: ${why}${tail ? `: ${tail}` : ''} (full log: ${log})`,
+      EXIT.CLUSTER,
+    );
+  }
+}
+
+class PlaneExited extends Error {
+  constructor(readonly code: number | null) {
+    super(`exited with ${code}`);
+  }
+}
+
+/** The most telling line the failed start wrote: its `error:` line, else its last line. */
+function lastError(log: string, from: number): string | undefined {
+  if (!existsSync(log)) return undefined;
+  const lines = readFileSync(log, 'utf8').slice(from).split('\n').filter(Boolean);
+  const error = lines.find((l) => l.startsWith('error: ') || l.startsWith('oam: internal error'));
+  return (error ?? lines.at(-1))?.replace(/^error: /, '');
+}
