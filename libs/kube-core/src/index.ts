@@ -4,7 +4,14 @@
  * finalizers, stable JSON and hashing, JSON patch and merge patch, the
  * injectable Clock and the polling wait.
  */
-export type { JsonObject, KubeObject, ObjectMeta, OwnerReference, TypedObject } from './object/types.js';
+export type {
+  JsonObject,
+  KubeObject,
+  ObjectMeta,
+  OwnerReference,
+  StoredObject,
+  TypedObject,
+} from './object/types.js';
 export { deepCopy, deepFreeze, dropManagedFields } from './object/copy.js';
 export { objectKey, splitKey } from './keys.js';
 export {

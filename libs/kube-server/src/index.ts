@@ -30,4 +30,3 @@ export type {
   InProcessApi,
   Gvr,
 } from './controllers/in-process.js';
-export type { KubeObj } from './store/types.js';

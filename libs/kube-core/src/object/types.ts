@@ -43,6 +43,11 @@ export interface KubeObject {
   [key: string]: unknown;
 }
 
+/** An object as the API server stores and serves it: metadata is always there. */
+export interface StoredObject extends KubeObject {
+  metadata: ObjectMeta;
+}
+
 /** A Kubernetes object whose apiVersion and kind are known (what templates render). */
 export interface TypedObject extends KubeObject {
   apiVersion: string;

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from '../store/store.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { AllocationError, ClusterIpAllocator, SERVICES_KEY } from './allocator.js';
 import { ipv4ToNumber, parseIpv4Cidr } from './cidr.js';
 
-const svc = (name: string, clusterIPs: string[]): KubeObj => ({
+const svc = (name: string, clusterIPs: string[]): StoredObject => ({
   apiVersion: 'v1',
   kind: 'Service',
   metadata: { name, namespace: 'default' },

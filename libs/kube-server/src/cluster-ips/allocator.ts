@@ -11,7 +11,8 @@
  */
 import { randomInt } from 'node:crypto';
 import type { Store } from '../store/store.js';
-import type { ChangeEvent, KubeObj } from '../store/types.js';
+import type { ChangeEvent } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import {
   inRange,
   ipv4ToNumber,
@@ -40,7 +41,7 @@ const ERR_ALLOCATED = 'provided IP is already allocated';
 const ERR_MISMATCHED_NETWORK = 'the provided network does not match the current range';
 
 /** The IPv4 clusterIPs a stored Service holds ('None' and other families hold nothing here). */
-function heldIps(obj: KubeObj | undefined): string[] {
+function heldIps(obj: StoredObject | undefined): string[] {
   const spec = obj?.spec as { clusterIPs?: unknown } | undefined;
   return Array.isArray(spec?.clusterIPs)
     ? spec.clusterIPs.filter((ip): ip is string => typeof ip === 'string')

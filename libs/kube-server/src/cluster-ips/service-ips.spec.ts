@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { ApiError } from '../errors.js';
 import type { ResourceInfo } from '../resources/builtin.js';
 import { Store } from '../store/store.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { ClusterIpAllocator } from './allocator.js';
 import { prepareServiceIps } from './service-ips.js';
 
@@ -18,7 +18,7 @@ const info: ResourceInfo = {
   verbs: [],
 };
 
-const svc = (spec: Record<string, unknown>): KubeObj => ({
+const svc = (spec: Record<string, unknown>): StoredObject => ({
   apiVersion: 'v1',
   kind: 'Service',
   metadata: { name: 'web', namespace: 'default' },
@@ -39,7 +39,7 @@ describe('prepareServiceIps', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const prepare = (obj: KubeObj, before?: KubeObj, dryRun = false) => {
+  const prepare = (obj: StoredObject, before?: StoredObject, dryRun = false) => {
     prepareServiceIps(obj, { info, allocator, before, dryRun });
     return obj.spec as Record<string, unknown>;
   };

@@ -6,7 +6,7 @@
 import { ApiError } from '../errors.js';
 import { invalid } from '../objects/meta.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { type FieldCause, invalidRendered } from '../validation/field-errors.js';
 import { AllocationError, type ClusterIpAllocator } from './allocator.js';
 import { initIpFamilyFields } from './ip-families.js';
@@ -25,17 +25,17 @@ export interface ServiceIpWrite {
   info: ResourceInfo;
   allocator: ClusterIpAllocator;
   /** The stored Service, on update. */
-  before?: KubeObj;
+  before?: StoredObject;
   dryRun: boolean;
 }
 
-const specOf = (svc: KubeObj): ServiceSpec => {
+const specOf = (svc: StoredObject): ServiceSpec => {
   if (!svc.spec || typeof svc.spec !== 'object') svc.spec = {};
   return svc.spec as ServiceSpec;
 };
 const rendered = (ips: string[]) => (ips.length ? JSON.stringify(ips) : 'null');
 
-export function prepareServiceIps(svc: KubeObj, write: ServiceIpWrite): void {
+export function prepareServiceIps(svc: StoredObject, write: ServiceIpWrite): void {
   const name = svc.metadata.name ?? '';
   const spec = specOf(svc);
   const before = write.before ? structuredClone(specOf(write.before)) : undefined;

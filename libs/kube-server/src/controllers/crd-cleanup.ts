@@ -3,7 +3,7 @@ import type { Core } from '../core.js';
 import { CRD_KEY } from '../resources/crds.js';
 import type { GcActions } from './gc.js';
 import { nowTimestamp } from '../objects/meta.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 /** The finalizer apiextensions-apiserver puts on a CRD being deleted, until its custom resources are gone. */
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
@@ -22,14 +22,14 @@ interface Condition {
 }
 
 /** Where a CRD's custom resources are stored ("<group>/<plural>"). */
-export function customResourceKey(crd: KubeObj): string {
+export function customResourceKey(crd: StoredObject): string {
   const spec = crd.spec as CrdSpec;
   return `${spec.group}/${spec.names.plural}`;
 }
 
 /** Sets (or replaces) the CRD's Terminating condition, keeping lastTransitionTime when the status stays. */
 export function setTerminating(
-  crd: KubeObj,
+  crd: StoredObject,
   status: 'True' | 'False',
   reason: string,
   message: string,
@@ -66,8 +66,8 @@ export class CrdCleanupController implements Reconciler {
   ) {}
 
   /** Maps one resource's informer events to requests. */
-  handler(resource: string, enqueue: (request: Request) => void): EventHandler<KubeObj> {
-    const deleting = (obj: KubeObj) => {
+  handler(resource: string, enqueue: (request: Request) => void): EventHandler<StoredObject> {
+    const deleting = (obj: StoredObject) => {
       if (obj.metadata.deletionTimestamp) enqueue({ namespace: '', name: obj.metadata.name as string });
     };
     if (resource === CRD_KEY) return { onAdd: deleting, onUpdate: (_old, obj) => deleting(obj) };

@@ -6,7 +6,7 @@ import { CrdManager } from '../resources/crds.js';
 import { ObjectService } from '../objects/service.js';
 import { Registry } from '../resources/registry.js';
 import { Store } from '../store/store.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 const opts = { manager: 'test' };
 
@@ -35,7 +35,7 @@ describe('garbage collection and namespace deletion', () => {
 
   const create = (
     name: string,
-    owners: KubeObj[] = [],
+    owners: StoredObject[] = [],
     extra: Record<string, unknown> = {},
     namespace = 'default',
   ) =>
@@ -71,7 +71,7 @@ describe('garbage collection and namespace deletion', () => {
     const other = create('other');
     create('child', [owner]);
     create('shared', [owner, other]);
-    create('grandchild', [exists('child') as KubeObj]);
+    create('grandchild', [exists('child') as StoredObject]);
     objects.delete(cms(), 'default', 'owner');
     await settle();
     expect(exists('child')).toBeUndefined();
@@ -97,7 +97,7 @@ describe('garbage collection and namespace deletion', () => {
     await settle();
     expect(exists('owner')?.metadata.deletionTimestamp).toBeDefined();
     expect(exists('child')?.metadata.deletionTimestamp).toBeDefined();
-    const child = structuredClone(exists('child') as KubeObj);
+    const child = structuredClone(exists('child') as StoredObject);
     child.metadata.finalizers = [];
     objects.update(cms(), 'default', 'child', child, opts);
     await settle();
@@ -110,7 +110,7 @@ describe('garbage collection and namespace deletion', () => {
     const marked = objects.delete(cms(), 'default', 'held');
     expect(marked.pending).toBe(true);
     expect(marked.object.metadata.deletionTimestamp).toBeDefined();
-    const obj = structuredClone(exists('held') as KubeObj);
+    const obj = structuredClone(exists('held') as StoredObject);
     obj.metadata.finalizers = ['a/b', 'c/d'];
     expect(() => objects.update(cms(), 'default', 'held', obj, opts)).toThrow(
       /no new finalizers can be added/,
@@ -131,7 +131,7 @@ describe('garbage collection and namespace deletion', () => {
     await settle();
     expect(exists('a', 'doomed')).toBeUndefined();
     expect(objects.core.store.get('/namespaces', '', 'doomed')).toBeDefined();
-    const held = structuredClone(exists('held', 'doomed') as KubeObj);
+    const held = structuredClone(exists('held', 'doomed') as StoredObject);
     held.metadata.finalizers = [];
     objects.update(cms(), 'doomed', 'held', held, opts);
     await settle();

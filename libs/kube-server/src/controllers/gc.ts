@@ -1,7 +1,8 @@
 import type { EventHandler, Reconciler, Request } from '#runtime';
 import type { Core } from '../core.js';
 import { FOREGROUND, type DependentsView, type PropagationPolicy } from '../objects/deleter.js';
-import type { KubeObj, ObjectRef } from '../store/types.js';
+import type { ObjectRef } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 export type { ObjectRef } from '../store/types.js';
 
@@ -9,11 +10,11 @@ export type { ObjectRef } from '../store/types.js';
 export interface GcActions {
   delete(ref: ObjectRef, policy: PropagationPolicy): void;
   /** Replaces the object's metadata (ownerReferences/finalizers) through the update path. */
-  updateMeta(ref: ObjectRef, mutate: (obj: KubeObj) => void): void;
+  updateMeta(ref: ObjectRef, mutate: (obj: StoredObject) => void): void;
 }
 
 /** Removes one owner's reference (and the field itself when it becomes empty, as kube's GC patch does). */
-function dropOwner(obj: KubeObj, ownerUid: string): void {
+function dropOwner(obj: StoredObject, ownerUid: string): void {
   const rest = (obj.metadata.ownerReferences ?? []).filter((o) => o.uid !== ownerUid);
   if (rest.length) obj.metadata.ownerReferences = rest;
   else delete obj.metadata.ownerReferences;
@@ -42,8 +43,8 @@ export class GarbageCollector implements Reconciler, DependentsView {
   ) {}
 
   /** Maps one resource's informer events to requests. */
-  handler(enqueue: (request: Request) => void): EventHandler<KubeObj> {
-    const changed = (obj: KubeObj) => {
+  handler(enqueue: (request: Request) => void): EventHandler<StoredObject> {
+    const changed = (obj: StoredObject) => {
       const meta = obj.metadata;
       const foreground = meta.deletionTimestamp && meta.finalizers?.includes(FOREGROUND);
       if (meta.uid && (meta.ownerReferences?.length || foreground)) enqueue(byUid(meta.uid));

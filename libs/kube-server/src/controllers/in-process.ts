@@ -3,7 +3,8 @@ import type { Logger } from '../core.js';
 import type { DeleteOptions } from '../objects/deleter.js';
 import type { ListQuery } from '../objects/reader.js';
 import type { ObjectService } from '../objects/service.js';
-import type { ChangeEvent, KubeObj } from '../store/types.js';
+import type { ChangeEvent } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 /** A group/version/resource, e.g. { group: 'apps', version: 'v1', resource: 'deployments' }. */
 export interface Gvr {
@@ -20,15 +21,21 @@ export interface ControllerEvent {
   namespace: string;
   name: string;
   resourceVersion: string;
-  object: KubeObj;
+  object: StoredObject;
 }
 
 /** Reads and writes with the server's own semantics (admission, resourceVersions, GC, watches). */
 export interface InProcessApi {
-  get(gvr: Gvr, namespace: string | undefined, name: string): KubeObj | undefined;
-  list(gvr: Gvr, namespace?: string, query?: ListQuery): KubeObj[];
-  create(gvr: Gvr, namespace: string | undefined, obj: object): KubeObj;
-  update(gvr: Gvr, namespace: string | undefined, name: string, obj: object, subresource?: 'status'): KubeObj;
+  get(gvr: Gvr, namespace: string | undefined, name: string): StoredObject | undefined;
+  list(gvr: Gvr, namespace?: string, query?: ListQuery): StoredObject[];
+  create(gvr: Gvr, namespace: string | undefined, obj: object): StoredObject;
+  update(
+    gvr: Gvr,
+    namespace: string | undefined,
+    name: string,
+    obj: object,
+    subresource?: 'status',
+  ): StoredObject;
   patch(
     gvr: Gvr,
     namespace: string | undefined,
@@ -36,7 +43,7 @@ export interface InProcessApi {
     kind: PatchKind,
     patch: unknown,
     subresource?: 'status',
-  ): KubeObj;
+  ): StoredObject;
   delete(gvr: Gvr, namespace: string | undefined, name: string, opts?: DeleteOptions): void;
 }
 

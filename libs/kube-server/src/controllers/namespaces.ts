@@ -2,7 +2,7 @@ import type { EventHandler, Reconciler, Request } from '#runtime';
 import type { Core } from '../core.js';
 import type { GcActions } from './gc.js';
 import { CRD_KEY } from '../resources/crds.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 const NAMESPACES = '/namespaces';
 
@@ -26,8 +26,8 @@ export class NamespaceController implements Reconciler {
   }
 
   /** Maps one resource's informer events to requests. */
-  handler(resource: string, enqueue: (request: Request) => void): EventHandler<KubeObj> {
-    const terminating = (obj: KubeObj) => {
+  handler(resource: string, enqueue: (request: Request) => void): EventHandler<StoredObject> {
+    const terminating = (obj: StoredObject) => {
       if (obj.metadata.deletionTimestamp) enqueue({ namespace: '', name: obj.metadata.name as string });
     };
     if (resource === NAMESPACES) return { onAdd: terminating, onUpdate: (_old, obj) => terminating(obj) };

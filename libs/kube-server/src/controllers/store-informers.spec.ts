@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isGone } from '#runtime';
 import { Store } from '../store/store.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { StoreInformers } from './store-informers.js';
 import { StoreListerWatcher } from './store-source.js';
 
-const cm = (name: string, extra: Record<string, unknown> = {}): KubeObj => ({
+const cm = (name: string, extra: Record<string, unknown> = {}): StoredObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name, namespace: 'default', uid: `uid-${name}`, ...extra },

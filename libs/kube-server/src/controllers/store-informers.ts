@@ -8,16 +8,16 @@
 import { SharedInformer, type EventHandler, type Logger as RuntimeLogger, type LogFields } from '#runtime';
 import type { Logger } from '../core.js';
 import type { Store } from '../store/store.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { StoreListerWatcher } from './store-source.js';
 
 /** Handlers that also learn which storage key the object belongs to. */
-export type ResourceHandler = (resource: string) => EventHandler<KubeObj>;
+export type ResourceHandler = (resource: string) => EventHandler<StoredObject>;
 
 interface Watched {
-  informer: SharedInformer<KubeObj>;
+  informer: SharedInformer<StoredObject>;
   source: StoreListerWatcher;
-  handlers: Array<EventHandler<KubeObj>>;
+  handlers: Array<EventHandler<StoredObject>>;
   /** The newest resourceVersion the informer's handlers have seen. */
   handled: number;
 }
@@ -86,7 +86,7 @@ export class StoreInformers {
     if (existing) return existing;
     const log = runtimeLogger(this.log, { informer: resource });
     const source = new StoreListerWatcher(this.store, resource);
-    const informer = new SharedInformer<KubeObj>({
+    const informer = new SharedInformer<StoredObject>({
       name: resource,
       listerWatcher: source,
       transform: null,
@@ -94,7 +94,7 @@ export class StoreInformers {
     });
     const w: Watched = { informer, source, handlers: this.everywhere.map((h) => h(resource)), handled: 0 };
     // Every handler runs (one failing does not stop the others) before `handled` moves: by then their work is queued.
-    const each = (obj: KubeObj, call: (h: EventHandler<KubeObj>) => void) => {
+    const each = (obj: StoredObject, call: (h: EventHandler<StoredObject>) => void) => {
       for (const h of w.handlers) {
         try {
           call(h);

@@ -12,10 +12,11 @@
  */
 import { KubeApiError, type ListerWatcher, type StreamEnd, type WatchEvent } from '#runtime';
 import type { Store } from '../store/store.js';
-import type { ChangeEvent, KubeObj } from '../store/types.js';
+import type { ChangeEvent } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 /** The metadata an informer keeps of an object (a copy: the store's objects stay unfrozen). */
-export function metadataOf(obj: KubeObj): KubeObj {
+export function metadataOf(obj: StoredObject): StoredObject {
   const m = obj.metadata;
   return structuredClone({
     apiVersion: obj.apiVersion,
@@ -33,7 +34,7 @@ export function metadataOf(obj: KubeObj): KubeObj {
 }
 
 /** One storage key of the store as a ListerWatcher; counts what it delivered, so an informer's backlog can be told. */
-export class StoreListerWatcher implements ListerWatcher<KubeObj> {
+export class StoreListerWatcher implements ListerWatcher<StoredObject> {
   /** The newest resourceVersion handed to the informer (by a list or an event) that its handlers will see. */
   delivered = 0;
   /** Objects the informer knows of (listed or watched, not deleted): a deletion of anything else is not delivered. */
@@ -44,7 +45,9 @@ export class StoreListerWatcher implements ListerWatcher<KubeObj> {
     readonly resource: string,
   ) {}
 
-  async listAll(options: { namespace?: string }): Promise<{ items: KubeObj[]; resourceVersion: string }> {
+  async listAll(options: {
+    namespace?: string;
+  }): Promise<{ items: StoredObject[]; resourceVersion: string }> {
     const entries = this.store.list(this.resource, options.namespace);
     this.known.clear();
     const items = entries.map((e) => {
@@ -56,7 +59,7 @@ export class StoreListerWatcher implements ListerWatcher<KubeObj> {
 
   watch(
     options: { namespace?: string; resourceVersion?: string; signal?: AbortSignal },
-    onEvent: (event: WatchEvent<KubeObj>) => void,
+    onEvent: (event: WatchEvent<StoredObject>) => void,
   ): Promise<StreamEnd> {
     const from = Number(options.resourceVersion ?? this.store.currentRv());
     const replay = this.store.history.since(from);
@@ -67,7 +70,7 @@ export class StoreListerWatcher implements ListerWatcher<KubeObj> {
     // One event per turn of the event loop: the informer has handled the previous one by then. (Handed over
     // synchronously, a deletion that follows the object's creation within one turn would be dropped: the
     // DeltaFIFO no longer holds the popped creation and its cache does not have it yet.)
-    const pending: Array<WatchEvent<KubeObj>> = [];
+    const pending: Array<WatchEvent<StoredObject>> = [];
     let timer: NodeJS.Immediate | undefined;
     const pump = () => {
       timer = undefined;
@@ -100,7 +103,7 @@ export class StoreListerWatcher implements ListerWatcher<KubeObj> {
     });
   }
 
-  private count(obj: KubeObj): KubeObj {
+  private count(obj: StoredObject): StoredObject {
     this.delivered = Math.max(this.delivered, Number(obj.metadata.resourceVersion ?? 0));
     return obj;
   }

@@ -1,5 +1,5 @@
 import { BUILTIN_RESOURCES, type ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { toExternal, toStorage } from './index.js';
 
 const find = (group: string, version: string, plural: string) =>
@@ -11,7 +11,7 @@ describe('shared stores', () => {
   it('HPA autoscaling/v1 targetCPUUtilizationPercentage is a cpu Utilization metric in the stored v2 form', () => {
     const v1 = find('autoscaling', 'v1', 'horizontalpodautoscalers');
     const v2 = find('autoscaling', 'v2', 'horizontalpodautoscalers');
-    const sent: KubeObj = {
+    const sent: StoredObject = {
       apiVersion: 'autoscaling/v1',
       kind: 'HorizontalPodAutoscaler',
       metadata: { name: 'h' },

@@ -1,4 +1,4 @@
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 /** Field pairs between events.k8s.io/v1 and the stored core/v1 Event. */
 const PAIRS: Array<[string, string]> = [
@@ -18,8 +18,8 @@ const PAIRS: Array<[string, string]> = [
   ['deprecatedCount', 'count'],
 ];
 
-function rename(obj: KubeObj, from: 0 | 1, apiVersion: string): KubeObj {
-  const out: KubeObj = { apiVersion, kind: 'Event', metadata: obj.metadata };
+function rename(obj: StoredObject, from: 0 | 1, apiVersion: string): StoredObject {
+  const out: StoredObject = { apiVersion, kind: 'Event', metadata: obj.metadata };
   for (const pair of PAIRS) {
     const value = obj[pair[from]];
     if (value !== undefined) out[pair[1 - from]] = value;
@@ -27,5 +27,5 @@ function rename(obj: KubeObj, from: 0 | 1, apiVersion: string): KubeObj {
   return out;
 }
 
-export const eventsV1ToCore = (obj: KubeObj) => rename(obj, 0, 'v1');
-export const coreToEventsV1 = (obj: KubeObj) => rename(obj, 1, 'events.k8s.io/v1');
+export const eventsV1ToCore = (obj: StoredObject) => rename(obj, 0, 'v1');
+export const coreToEventsV1 = (obj: StoredObject) => rename(obj, 1, 'events.k8s.io/v1');

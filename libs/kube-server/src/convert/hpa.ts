@@ -1,4 +1,4 @@
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 type Metric = {
   type?: string;
@@ -10,11 +10,11 @@ const isCpuUtilization = (m: Metric) =>
   m.type === 'Resource' && m.resource?.name === 'cpu' && m.resource.target?.type === 'Utilization';
 
 /** autoscaling/v1 → the stored autoscaling/v2 form: targetCPUUtilizationPercentage becomes a cpu Utilization metric. */
-export function hpaV1ToV2(obj: KubeObj): KubeObj {
+export function hpaV1ToV2(obj: StoredObject): StoredObject {
   const { targetCPUUtilizationPercentage, ...spec } = (obj.spec ?? {}) as Spec;
   const status = (obj.status ?? {}) as Record<string, unknown>;
   const { currentCPUUtilizationPercentage, ...restStatus } = status;
-  const out: KubeObj = { ...obj, apiVersion: 'autoscaling/v2', spec: { ...spec } };
+  const out: StoredObject = { ...obj, apiVersion: 'autoscaling/v2', spec: { ...spec } };
   if (targetCPUUtilizationPercentage !== undefined) {
     (out.spec as Spec).metrics = [
       {
@@ -41,10 +41,10 @@ export function hpaV1ToV2(obj: KubeObj): KubeObj {
 }
 
 /** The stored autoscaling/v2 form → autoscaling/v1 (fields v1 cannot express are dropped). */
-export function hpaV2ToV1(obj: KubeObj): KubeObj {
+export function hpaV2ToV1(obj: StoredObject): StoredObject {
   const { metrics, behavior: _behavior, ...spec } = (obj.spec ?? {}) as Spec;
   const cpu = (metrics ?? []).find(isCpuUtilization);
-  const out: KubeObj = { ...obj, apiVersion: 'autoscaling/v1', spec: { ...spec } };
+  const out: StoredObject = { ...obj, apiVersion: 'autoscaling/v1', spec: { ...spec } };
   if (cpu) (out.spec as Spec).targetCPUUtilizationPercentage = cpu.resource?.target?.averageUtilization;
   if (obj.status) {
     const {

@@ -4,19 +4,20 @@ import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
 import { parseResourceVersion } from '../objects/reader.js';
 import { storageKey, type ResourceInfo, apiVersionOf } from '../resources/builtin.js';
-import type { ChangeEvent, KubeObj } from '../store/types.js';
+import type { ChangeEvent } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 export interface WatchRequest {
   info: ResourceInfo;
   namespace?: string;
   /** Which objects to report (selectors); applied to the old and new state to synthesize ADDED/DELETED. */
-  filter: (obj: KubeObj) => boolean;
+  filter: (obj: StoredObject) => boolean;
   resourceVersion?: string;
   timeoutSeconds?: number;
   allowWatchBookmarks?: boolean;
   sendInitialEvents?: boolean;
   /** Turns an external object into what the client asked for (a Table row, or itself). */
-  render: (obj: KubeObj) => unknown;
+  render: (obj: StoredObject) => unknown;
   /** Requests with the same renderKey and version render an event identically, so the line is serialized once. */
   renderKey: string;
 }
@@ -156,7 +157,7 @@ export class WatchHub {
     });
   }
 
-  private write(watcher: Watcher, type: string, obj: KubeObj, lines?: Map<string, string>): void {
+  private write(watcher: Watcher, type: string, obj: StoredObject, lines?: Map<string, string>): void {
     const { req } = watcher;
     const key = `${type}|${req.info.group}/${req.info.version}|${req.renderKey}`;
     let line = lines?.get(key);

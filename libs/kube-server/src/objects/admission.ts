@@ -11,7 +11,7 @@ import {
 } from '../validation/index.js';
 import { ApiError } from '../errors.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { applyBuiltinDefaults } from './defaults.js';
 import { dropEmptyMetaCollections } from './empty-meta.js';
 import { badRequest, invalid, namespaceNotFound } from './meta.js';
@@ -35,13 +35,13 @@ function internalGroup(info: ResourceInfo): string {
 }
 
 /** Checks a body is an object of the resource's kind and apiVersion; returns a deep copy. */
-export function decodeObject(info: ResourceInfo, body: unknown): KubeObj {
+export function decodeObject(info: ResourceInfo, body: unknown): StoredObject {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw badRequest(
       `the body of the request must be a ${info.kind} object, got ${Array.isArray(body) ? 'an array' : typeof body}`,
     );
   }
-  const obj = structuredClone(body) as KubeObj;
+  const obj = structuredClone(body) as StoredObject;
   const expected = info.group ? `${info.group}/${info.version}` : info.version;
   if (obj.kind !== undefined && obj.kind !== info.kind) {
     const version = typeof obj.apiVersion === 'string' ? obj.apiVersion.split('/').pop() : info.version;
@@ -64,7 +64,7 @@ export function decodeObject(info: ResourceInfo, body: unknown): KubeObj {
 }
 
 /** The URL namespace wins; a different namespace in the body is a 400, as in kube. */
-export function settleNamespace(info: ResourceInfo, obj: KubeObj, namespace: string | undefined): void {
+export function settleNamespace(info: ResourceInfo, obj: StoredObject, namespace: string | undefined): void {
   if (!info.namespaced) {
     delete obj.metadata.namespace;
     return;
@@ -105,7 +105,7 @@ export function requireNamespace(core: Core, info: ResourceInfo, namespace: stri
  * fieldValidation: Strict refuses unknown fields (400), Warn (the default) adds
  * a warning, Ignore drops them silently — as kube-apiserver does.
  */
-function checkUnknownFields(core: Core, info: ResourceInfo, obj: KubeObj, opts: WriteOptions): void {
+function checkUnknownFields(core: Core, info: ResourceInfo, obj: StoredObject, opts: WriteOptions): void {
   const mode = opts.fieldValidation ?? 'Warn';
   if (!['Strict', 'Warn', 'Ignore'].includes(mode)) {
     throw badRequest(
@@ -146,7 +146,7 @@ export function deletePath(obj: unknown, path: string): void {
 }
 
 /** A kind's registry step between defaulting and validation (kube's BeginCreate/BeginUpdate hooks). */
-export type Prepare = (obj: KubeObj) => void;
+export type Prepare = (obj: StoredObject) => void;
 
 const isCoreSecret = (info: ResourceInfo) => !info.group && info.kind === 'Secret';
 
@@ -154,16 +154,16 @@ const isCoreSecret = (info: ResourceInfo) => !info.group && info.kind === 'Secre
 export function admit(
   core: Core,
   info: ResourceInfo,
-  obj: KubeObj,
+  obj: StoredObject,
   opts?: WriteOptions,
   prepare?: Prepare,
-): KubeObj {
+): StoredObject {
   if (opts) checkUnknownFields(core, info, obj, opts);
   let out = obj;
   dropEmptyMetaCollections(out.metadata);
   const schema = info.crd ? core.crds.schemaFor(info) : undefined;
   if (schema) {
-    out = schema.applyDefaults(schema.prune(out)) as KubeObj;
+    out = schema.applyDefaults(schema.prune(out)) as StoredObject;
   } else if (!info.crd) {
     if (isCoreSecret(info)) foldStringData(out);
     applyBuiltinDefaults(out);

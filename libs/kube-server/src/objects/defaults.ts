@@ -1,4 +1,4 @@
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 type Obj = Record<string, unknown>;
 const obj = (parent: Obj, key: string): Obj => {
@@ -107,7 +107,7 @@ const WORKLOAD_DEFAULTS: Record<string, (spec: Obj) => void> = {
  * the simulator read back (replicas, strategies, pod template fields); applied
  * on create and update, like the real defaulting on decode.
  */
-export function applyBuiltinDefaults(object: KubeObj): void {
+export function applyBuiltinDefaults(object: StoredObject): void {
   const root = object as unknown as Obj;
   switch (object.kind) {
     case 'Namespace':

@@ -3,7 +3,7 @@ import type { Core } from '../core.js';
 import { CRD_CLEANUP_FINALIZER, setTerminating } from '../controllers/crd-cleanup.js';
 import { CRD_KEY } from '../resources/crds.js';
 import { storageKey, type ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { conflict, notFound, nowTimestamp } from './meta.js';
 
 export type PropagationPolicy = 'Background' | 'Foreground' | 'Orphan';
@@ -16,7 +16,7 @@ export interface DeleteOptions {
 
 export interface DeleteResult {
   /** The object as it is now: removed (with the deletion's resourceVersion) or marked for deletion. */
-  object: KubeObj;
+  object: StoredObject;
   /** True when finalizers keep the object around. */
   pending: boolean;
 }
@@ -88,12 +88,12 @@ export class ObjectDeleter {
       });
       return { object: toExternal(info, stored), pending: true };
     }
-    const removed = this.core.store.remove(key, namespace ?? '', name) as KubeObj;
+    const removed = this.core.store.remove(key, namespace ?? '', name) as StoredObject;
     return { object: toExternal(info, removed), pending: false };
   }
 
   /** Namespaces go Terminating; the namespace controller empties and then removes them. */
-  private markNamespace(info: ResourceInfo, live: KubeObj): DeleteResult {
+  private markNamespace(info: ResourceInfo, live: StoredObject): DeleteResult {
     if (!live.metadata.deletionTimestamp) {
       live.metadata.deletionTimestamp = nowTimestamp();
       live.status = { ...(live.status as object), phase: 'Terminating' };
@@ -107,7 +107,7 @@ export class ObjectDeleter {
    * A CRD goes Terminating with the cleanup finalizer; the CRD cleanup controller deletes its
    * custom resources, waits for their finalizers, then lets the CRD go (apiextensions' etcd.go Delete).
    */
-  private markCrd(info: ResourceInfo, live: KubeObj, stored: KubeObj): DeleteResult {
+  private markCrd(info: ResourceInfo, live: StoredObject, stored: StoredObject): DeleteResult {
     if (live.metadata.deletionTimestamp) return { object: live, pending: true };
     // etcd.go's Delete: a plain update (no generation bump, no grace period) before the finalizer runs.
     const meta = { ...stored.metadata };

@@ -1,4 +1,4 @@
-import type { ObjectMeta } from '../store/types.js';
+import { type ObjectMeta } from '#kube-core';
 
 /**
  * ObjectMeta's collections, all `omitempty` in k8s.io/apimachinery's types.go.

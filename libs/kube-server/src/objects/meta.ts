@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { ApiError, type StatusCause } from '../errors.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 /** RFC 3339 with seconds, as kube-apiserver writes timestamps. */
 export function nowTimestamp(): string {
@@ -17,8 +17,8 @@ export function generateNameSuffix(): string {
 }
 
 /** True when something outside metadata and status changed: what bumps metadata.generation. */
-export function specChanged(before: KubeObj, after: KubeObj): boolean {
-  const strip = (o: KubeObj) => {
+export function specChanged(before: StoredObject, after: StoredObject): boolean {
+  const strip = (o: StoredObject) => {
     const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
     return JSON.stringify(sortKeys(rest));
   };
@@ -42,8 +42,8 @@ export function sortKeys(value: unknown): unknown {
  * managedFields count, as they do for etcd's byte comparison: a second manager applying
  * the same values changes only ownership, and that change must be stored.
  */
-export function sameContent(a: KubeObj, b: KubeObj): boolean {
-  const strip = (o: KubeObj) => {
+export function sameContent(a: StoredObject, b: StoredObject): boolean {
+  const strip = (o: StoredObject) => {
     const { resourceVersion: _r, ...meta } = o.metadata;
     return JSON.stringify(sortKeys({ ...o, metadata: meta }));
   };

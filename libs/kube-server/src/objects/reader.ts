@@ -5,7 +5,8 @@ import { selectableFields } from '../query/fields.js';
 import { decodeContinue, encodeContinue } from '../query/paging.js';
 import { storageKey, type ResourceInfo } from '../resources/builtin.js';
 import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../query/selectors.js';
-import type { KubeObj, StoredEntry } from '../store/types.js';
+import type { StoredEntry } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { badRequest, notFound } from './meta.js';
 
 export interface ListQuery {
@@ -18,7 +19,7 @@ export interface ListQuery {
 }
 
 export interface ListResult {
-  items: KubeObj[];
+  items: StoredObject[];
   resourceVersion: string;
   continue?: string;
   remainingItemCount?: number;
@@ -50,7 +51,7 @@ export function compileFilter(
   info: ResourceInfo,
   labelSelector?: string,
   fieldSelector?: string,
-): (obj: KubeObj) => boolean {
+): (obj: StoredObject) => boolean {
   const labels = parseLabelSelector(labelSelector);
   const fields = parseFieldSelector(fieldSelector, selectableFields(storageKey(info)));
   if (!labels.length && !fields.length) return () => true;
@@ -61,7 +62,7 @@ export function compileFilter(
 export class ObjectReader {
   constructor(private readonly core: Core) {}
 
-  get(info: ResourceInfo, namespace: string | undefined, name: string): KubeObj {
+  get(info: ResourceInfo, namespace: string | undefined, name: string): StoredObject {
     const entry = this.core.store.get(storageKey(info), namespace ?? '', name);
     if (!entry) throw notFound(info, name);
     return toExternal(info, entry.object);
@@ -102,7 +103,7 @@ export class ObjectReader {
     const keyOf = (e: StoredEntry) => `${e.namespace}/${e.name}`;
     if (start) entries = entries.filter((e) => keyOf(e) > start);
     const limit = q.limit && q.limit > 0 ? q.limit : Infinity;
-    const items: KubeObj[] = [];
+    const items: StoredObject[] = [];
     let i = 0;
     for (; i < entries.length && items.length < limit; i++) {
       if (filter(entries[i].object)) items.push(toExternal(info, entries[i].object));

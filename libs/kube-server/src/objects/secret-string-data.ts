@@ -1,4 +1,4 @@
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 type StringMap = Record<string, unknown>;
 const isMap = (v: unknown): v is StringMap => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
@@ -9,7 +9,7 @@ const isMap = (v: unknown): v is StringMap => Boolean(v) && typeof v === 'object
  * over data's own keys, and the internal type has no stringData, so it is never stored
  * or read back. Values that are not strings stay for validation to refuse.
  */
-export function foldStringData(secret: KubeObj): void {
+export function foldStringData(secret: StoredObject): void {
   const stringData = secret.stringData;
   if (stringData === undefined || stringData === null) {
     delete secret.stringData;

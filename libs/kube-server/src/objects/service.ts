@@ -5,7 +5,7 @@ import { ApiError } from '../errors.js';
 import type { GcActions, ObjectRef } from '../controllers/gc.js';
 import { ServerControllers } from '../controllers/server-controllers.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { ObjectDeleter, type DeleteOptions, type DeleteResult } from './deleter.js';
 import { ObjectReader, type ListQuery, type ListResult } from './reader.js';
 import { ObjectWriter, type WriteResult } from './writer.js';
@@ -47,7 +47,7 @@ export class ObjectService {
     return info;
   }
 
-  get(info: ResourceInfo, namespace: string | undefined, name: string): KubeObj {
+  get(info: ResourceInfo, namespace: string | undefined, name: string): StoredObject {
     return this.reader.get(info, namespace, name);
   }
 
@@ -55,7 +55,7 @@ export class ObjectService {
     return this.reader.list(info, namespace, query);
   }
 
-  create(info: ResourceInfo, namespace: string | undefined, body: unknown, opts: WriteOptions): KubeObj {
+  create(info: ResourceInfo, namespace: string | undefined, body: unknown, opts: WriteOptions): StoredObject {
     return this.writer.create(info, namespace, body, opts);
   }
 

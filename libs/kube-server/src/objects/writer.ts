@@ -5,7 +5,8 @@ import type { Core, WriteOptions } from '../core.js';
 import { CRD_KEY, establishedStatus } from '../resources/crds.js';
 import { ApiError } from '../errors.js';
 import { storageKey, tracksGeneration, type ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj, StoredEntry } from '../store/types.js';
+import type { StoredEntry } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
 import { prepareServiceIps } from '../cluster-ips/service-ips.js';
@@ -24,12 +25,12 @@ import {
 } from './meta.js';
 
 export interface WriteResult {
-  object: KubeObj;
+  object: StoredObject;
   created: boolean;
 }
 
 /** Finalizers still holding a deleting object (a namespace also waits for its spec.finalizers). */
-function pendingFinalizers(obj: KubeObj): number {
+function pendingFinalizers(obj: StoredObject): number {
   const spec =
     obj.kind === 'Namespace' ? ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []) : [];
   return (obj.metadata.finalizers ?? []).length + spec.length;
@@ -42,7 +43,7 @@ const isCoreService = (info: ResourceInfo) => !info.group && info.kind === 'Serv
 interface RegistryStep {
   prepare: Prepare;
   /** The object as decoded and defaulted, before the step changed it. */
-  decoded?: KubeObj;
+  decoded?: StoredObject;
 }
 
 /** Create, update and patch with kube-apiserver's semantics; every method is synchronous, so read-modify-write is atomic. */
@@ -59,7 +60,7 @@ export class ObjectWriter {
     body: unknown,
     opts: WriteOptions,
     applied = false,
-  ): KubeObj {
+  ): StoredObject {
     const obj = decodeObject(info, body);
     settleNamespace(info, obj, namespace);
     const meta = obj.metadata;
@@ -159,7 +160,7 @@ export class ObjectWriter {
         gvk: gvkOf(info),
         now,
         subresource,
-      }) as KubeObj;
+      }) as StoredObject;
       if (!current) return { object: this.create(info, namespace, merged, opts, true), created: true };
       return { object: this.commitUpdate(info, current, merged, opts, subresource, true), created: false };
     }
@@ -175,15 +176,15 @@ export class ObjectWriter {
   private commitUpdate(
     info: ResourceInfo,
     current: StoredEntry,
-    incoming: KubeObj,
+    incoming: StoredObject,
     opts: WriteOptions,
     subresource: string | undefined,
     applied: boolean,
-  ): KubeObj {
+  ): StoredObject {
     const live = toExternal(info, current.object);
     const rv = incoming.metadata.resourceVersion;
     if (rv && rv !== String(current.rv)) throw conflict(info, current.name, MODIFIED_MESSAGE);
-    let next: KubeObj;
+    let next: StoredObject;
     if (subresource === 'status') {
       next = { ...structuredClone(live), status: incoming.status };
       if (applied || incoming.metadata.managedFields)
@@ -222,7 +223,7 @@ export class ObjectWriter {
    */
   private registryStep(
     info: ResourceInfo,
-    before: KubeObj | undefined,
+    before: StoredObject | undefined,
     opts: WriteOptions,
   ): RegistryStep | undefined {
     if (!isCoreService(info)) return undefined;
@@ -235,7 +236,7 @@ export class ObjectWriter {
     return step;
   }
 
-  private keepImmutableMeta(info: ResourceInfo, live: KubeObj, next: KubeObj): void {
+  private keepImmutableMeta(info: ResourceInfo, live: StoredObject, next: StoredObject): void {
     const from = live.metadata;
     const meta = next.metadata;
     for (const key of [
@@ -263,8 +264,8 @@ export class ObjectWriter {
 
   private managedFields(
     info: ResourceInfo,
-    before: KubeObj | undefined,
-    after: KubeObj,
+    before: StoredObject | undefined,
+    after: StoredObject,
     opts: WriteOptions,
     subresource?: string,
   ) {
@@ -280,7 +281,7 @@ export class ObjectWriter {
   }
 
   /** Stores (or, for a deleting object whose last finalizer went, removes) the object; dryRun stores nothing. */
-  private commit(info: ResourceInfo, obj: KubeObj, opts: WriteOptions): KubeObj {
+  private commit(info: ResourceInfo, obj: StoredObject, opts: WriteOptions): StoredObject {
     if (obj.metadata.managedFields && !obj.metadata.managedFields.length) delete obj.metadata.managedFields;
     if (storageKey(info) === CRD_KEY) {
       const terminating = (

@@ -3,7 +3,8 @@ import type { Logger } from '../core.js';
 import type { Registry } from './registry.js';
 import type { ResourceInfo, Verb } from './builtin.js';
 import type { Store } from '../store/store.js';
-import type { ChangeEvent, KubeObj } from '../store/types.js';
+import type { ChangeEvent } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 export const CRD_KEY = 'apiextensions.k8s.io/customresourcedefinitions';
 
@@ -45,7 +46,7 @@ interface CrdSpec {
 }
 
 interface Served {
-  crd: KubeObj;
+  crd: StoredObject;
   schemas: CrdVersionSchemas;
 }
 
@@ -102,7 +103,7 @@ export class CrdManager {
     return spec?.versions.find((v) => v.name === info.version)?.additionalPrinterColumns;
   }
 
-  private serve(crd: KubeObj): void {
+  private serve(crd: StoredObject): void {
     const name = crd.metadata.name as string;
     try {
       this.served.set(name, { crd, schemas: compileCrdSchemas(crd) });
@@ -125,7 +126,7 @@ export class CrdManager {
 }
 
 /** The resources a CRD serves: one per served version. */
-export function crdResources(crd: KubeObj): ResourceInfo[] {
+export function crdResources(crd: StoredObject): ResourceInfo[] {
   const spec = crd.spec as CrdSpec;
   return spec.versions
     .filter((v) => v.served !== false)
@@ -148,7 +149,7 @@ export function crdResources(crd: KubeObj): ResourceInfo[] {
 }
 
 /** The status a real apiextensions-apiserver reports once a CRD is accepted and established. */
-export function establishedStatus(crd: KubeObj, now: string): Record<string, unknown> {
+export function establishedStatus(crd: StoredObject, now: string): Record<string, unknown> {
   const spec = crd.spec as CrdSpec;
   const condition = (type: string, reason: string, message: string) => ({
     type,

@@ -6,7 +6,7 @@
  * keeps status.active, lastScheduleTime and lastSuccessfulTime, and deletes
  * finished Jobs beyond the history limits.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { mostRecent, nextAfter, parseCron, type CronSchedule } from './cron.js';
 import { isJobFinished } from './job.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
@@ -18,7 +18,7 @@ export const CRONJOB = 'cronjob';
 const COMPONENT = 'cronjob-controller';
 const SCHEDULED_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 
-const finishedType = (job: KubeObj) =>
+const finishedType = (job: StoredObject) =>
   (((job.status as Obj | undefined)?.conditions ?? []) as Obj[]).find(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
   )?.type as string | undefined;
@@ -145,7 +145,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
     active = [];
   }
   const template = (spec.jobTemplate ?? {}) as Obj;
-  const job: KubeObj = {
+  const job: StoredObject = {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: {
@@ -175,7 +175,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
   requeue();
 }
 
-function jobRef(job: KubeObj): Obj {
+function jobRef(job: StoredObject): Obj {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -187,14 +187,14 @@ function jobRef(job: KubeObj): Obj {
 }
 
 /** cleanupFinishedJobs: the oldest finished Jobs beyond successful/failedJobsHistoryLimit are deleted. */
-function cleanupFinishedJobs(sim: Sim, cj: KubeObj, jobs: KubeObj[]): void {
+function cleanupFinishedJobs(sim: Sim, cj: StoredObject, jobs: StoredObject[]): void {
   const spec = (cj.spec ?? {}) as Obj;
   const prune = (kind: string, limit: number | undefined) => {
     if (limit === undefined || limit === null) return;
     const finished = jobs
       .filter((j) => finishedType(j) === kind && !j.metadata.deletionTimestamp)
       .sort((a, b) => {
-        const t = (j: KubeObj) =>
+        const t = (j: StoredObject) =>
           parseTime((j.status as Obj | undefined)?.completionTime) ??
           parseTime(findCondition((j.status as Obj | undefined)?.conditions, kind)?.lastTransitionTime) ??
           parseTime(j.metadata.creationTimestamp) ??

@@ -5,7 +5,7 @@
  * `pod-template-generation` labels; RollingUpdate replaces a Pod of an old
  * template; status reports desired/current/ready/available/updated for one node.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { fitsNode, type NodeInfo } from './kubelet.js';
 import { isPodActive, isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, truncateHistory } from './revisions.js';
@@ -56,7 +56,7 @@ export function reconcileDaemonSet(sim: Sim, node: NodeInfo, namespace: string, 
   const hash = revisions.hash;
   const pods = claim(sim, GVR.pods, ds, listObjs(sim, GVR.pods, namespace));
   const shouldRun = fitsNode((spec.template?.spec ?? {}) as Obj, node);
-  const deletePod = (pod: KubeObj) => {
+  const deletePod = (pod: StoredObject) => {
     deleteObj(sim, GVR.pods, pod);
     sim.event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`, COMPONENT);
   };

@@ -5,7 +5,7 @@
  * ScalingReplicaSet event, pruning history, and writing the deployment back.
  * The sync's decisions (which strategy, how far to scale) are in deployment.ts.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import {
   DESIRED_REPLICAS,
   MAX_REPLICAS,
@@ -46,13 +46,13 @@ export class DeploymentReplicaSets {
   protected readonly base: Obj;
   /** The status being built: conditions and collisionCount change along the way. */
   protected readonly work: Obj;
-  protected rsList: KubeObj[] = [];
-  protected newRS?: KubeObj;
-  protected oldRSs: KubeObj[] = [];
+  protected rsList: StoredObject[] = [];
+  protected newRS?: StoredObject;
+  protected oldRSs: StoredObject[] = [];
 
   constructor(
     protected readonly sim: Sim,
-    protected d: KubeObj,
+    protected d: StoredObject,
   ) {
     this.spec = (d.spec ?? {}) as Obj;
     this.base = clone((d.status ?? {}) as Obj);
@@ -108,7 +108,7 @@ export class DeploymentReplicaSets {
     const replicas = newRSNewReplicas(this.spec, [...this.oldRSs, rs], rs);
     (rs.spec as Obj).replicas = replicas;
     this.setNewReplicaSetAnnotations(rs, newRevision, false);
-    let createdRS: KubeObj;
+    let createdRS: StoredObject;
     let alreadyExisted = false;
     try {
       createdRS = this.sim.api.create(GVR.replicasets, d.metadata.namespace, rs);
@@ -150,7 +150,7 @@ export class DeploymentReplicaSets {
     }
   }
 
-  protected setNewReplicaSetAnnotations(rs: KubeObj, newRevision: string, exists: boolean): boolean {
+  protected setNewReplicaSetAnnotations(rs: StoredObject, newRevision: string, exists: boolean): boolean {
     return setNewReplicaSetAnnotations(rs, this.d.metadata.annotations, newRevision, exists, () => ({
       desired: this.replicas,
       max: this.replicas + maxSurge(this.spec),
@@ -166,19 +166,19 @@ export class DeploymentReplicaSets {
     this.d = writeObj(this.sim, GVR.deployments, copy);
   }
 
-  protected replace(rs: KubeObj): KubeObj {
+  protected replace(rs: StoredObject): StoredObject {
     this.rsList = this.rsList.map((r) => (r.metadata.uid === rs.metadata.uid ? rs : r));
     this.oldRSs = this.oldRSs.map((r) => (r.metadata.uid === rs.metadata.uid ? rs : r));
     if (this.newRS?.metadata.uid === rs.metadata.uid) this.newRS = rs;
     return rs;
   }
 
-  protected allRSs(): KubeObj[] {
+  protected allRSs(): StoredObject[] {
     return this.newRS ? [...this.oldRSs, this.newRS] : [...this.oldRSs];
   }
 
   /** scaleReplicaSet: sets replicas and the desired/max annotations; records ScalingReplicaSet. */
-  protected scaleReplicaSet(rs: KubeObj, newScale: number): boolean {
+  protected scaleReplicaSet(rs: StoredObject, newScale: number): boolean {
     const oldScale = replicasOf(rs);
     const desired = String(this.replicas);
     const max = String(this.replicas + maxSurge(this.spec));

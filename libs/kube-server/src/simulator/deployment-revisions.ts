@@ -5,7 +5,7 @@
  * ReplicaSet. Kept apart from the controller because these are the pieces
  * `kubectl rollout history/undo` reads back, and they must match kube exactly.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { type Obj } from './sim.js';
 import { clone } from './objects.js';
 import { parseTime, sameJson, semantic } from './values.js';
@@ -26,13 +26,13 @@ const SKIP_COPY = new Set([
 ]);
 const REV_HISTORY_LIMIT_CHARS = 2000;
 
-export const revisionOf = (rs: KubeObj) => {
+export const revisionOf = (rs: StoredObject) => {
   const n = Number(rs.metadata.annotations?.[REVISION]);
   return Number.isInteger(n) ? n : 0;
 };
-const created = (o: KubeObj) => parseTime(o.metadata.creationTimestamp) ?? 0;
+const created = (o: StoredObject) => parseTime(o.metadata.creationTimestamp) ?? 0;
 /** Oldest first, by creation time then name (the controller's stable ordering of ReplicaSets). */
-export const byCreation = (a: KubeObj, b: KubeObj) =>
+export const byCreation = (a: StoredObject, b: StoredObject) =>
   created(a) - created(b) || String(a.metadata.name).localeCompare(String(b.metadata.name));
 
 /** EqualIgnoreHash: the templates are the same apart from the pod-template-hash label. */
@@ -46,7 +46,7 @@ export function equalIgnoreHash(a: unknown, b: unknown): boolean {
 }
 
 /** The new ReplicaSet for the deployment's template under `hash` (replicas and annotations are set by the caller). */
-export function buildReplicaSet(d: KubeObj, spec: Obj, hash: string): KubeObj {
+export function buildReplicaSet(d: StoredObject, spec: Obj, hash: string): StoredObject {
   const template = clone((spec.template ?? {}) as Obj);
   template.metadata ??= {};
   template.metadata.labels = { ...(template.metadata.labels ?? {}), [HASH_LABEL]: hash };
@@ -75,7 +75,7 @@ export function buildReplicaSet(d: KubeObj, spec: Obj, hash: string): KubeObj {
  * `sizes` gives the desired and max replicas recorded on a ReplicaSet that does not exist yet.
  */
 export function setNewReplicaSetAnnotations(
-  rs: KubeObj,
+  rs: StoredObject,
   deploymentAnnotations: Record<string, string> | undefined,
   newRevision: string,
   exists: boolean,

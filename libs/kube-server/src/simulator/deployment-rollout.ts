@@ -4,16 +4,17 @@
  * ReplicaSet may grow) and of proportional scaling. Pure functions of the
  * deployment spec and the ReplicaSets, so the controller only applies results.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { MAX_REPLICAS, byCreation } from './deployment-revisions.js';
 import { type Obj } from './sim.js';
 import { scaledValue } from './values.js';
 
-export const replicasOf = (obj: KubeObj | undefined) =>
+export const replicasOf = (obj: StoredObject | undefined) =>
   ((obj?.spec as Obj | undefined)?.replicas as number) ?? 0;
-export const statusNum = (obj: KubeObj | undefined, key: string) =>
+export const statusNum = (obj: StoredObject | undefined, key: string) =>
   ((obj?.status as Obj | undefined)?.[key] as number | undefined) ?? 0;
-export const sum = (list: KubeObj[], f: (o: KubeObj) => number) => list.reduce((n, o) => n + f(o), 0);
+export const sum = (list: StoredObject[], f: (o: StoredObject) => number) =>
+  list.reduce((n, o) => n + f(o), 0);
 
 /** spec.replicas, defaulting to one. */
 export const desiredReplicas = (spec: Obj): number => (spec.replicas as number | undefined) ?? 1;
@@ -41,7 +42,7 @@ export function maxUnavailable(spec: Obj): number {
 }
 
 /** NewRSNewReplicas: how far the new ReplicaSet may grow right now. */
-export function newRSNewReplicas(spec: Obj, all: KubeObj[], newRS: KubeObj): number {
+export function newRSNewReplicas(spec: Obj, all: StoredObject[], newRS: StoredObject): number {
   const replicas = desiredReplicas(spec);
   if (!isRolling(spec)) return replicas;
   const current = sum(all, replicasOf);
@@ -57,9 +58,9 @@ export function newRSNewReplicas(spec: Obj, all: KubeObj[], newRS: KubeObj): num
  */
 export function proportionalSizes(
   spec: Obj,
-  active: KubeObj[],
+  active: StoredObject[],
   deploymentReplicas: number,
-): Array<[KubeObj, number]> {
+): Array<[StoredObject, number]> {
   const replicas = desiredReplicas(spec);
   const allowed = replicas > 0 ? replicas + maxSurge(spec) : 0;
   const toAdd = allowed - sum(active, replicasOf);
@@ -68,7 +69,7 @@ export function proportionalSizes(
     if (size) return size;
     return toAdd > 0 ? byCreation(b, a) : byCreation(a, b);
   });
-  const sizes = new Map<KubeObj, number>();
+  const sizes = new Map<StoredObject, number>();
   let added = 0;
   for (const rs of ordered) {
     const p = toAdd !== 0 ? proportion(spec, rs, toAdd, added, deploymentReplicas) : 0;
@@ -84,7 +85,7 @@ export function proportionalSizes(
 
 function proportion(
   spec: Obj,
-  rs: KubeObj,
+  rs: StoredObject,
   toAdd: number,
   added: number,
   deploymentReplicas: number,

@@ -5,7 +5,7 @@
  * `kubectl rollout status` match on them). No API calls happen here: the
  * controller passes in what it read and writes back what these return.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { replicasOf, statusNum, sum } from './deployment-rollout.js';
 import { type Obj } from './sim.js';
 import { clone } from './objects.js';
@@ -77,10 +77,10 @@ export function checkPausedConditions(spec: Obj, work: Obj, now: () => number): 
 
 /** calculateStatus: counts from the ReplicaSets, and the Available condition. */
 export function calculateStatus(
-  d: KubeObj,
+  d: StoredObject,
   work: Obj,
-  all: KubeObj[],
-  newRS: KubeObj | undefined,
+  all: StoredObject[],
+  newRS: StoredObject | undefined,
   minAvailable: number,
   now: () => number,
 ): Obj {
@@ -117,14 +117,14 @@ export function deploymentComplete(status: Obj, replicas: number, generation: nu
 
 /** What syncRolloutStatus needs besides the freshly calculated status. */
 export interface RolloutContext {
-  d: KubeObj;
+  d: StoredObject;
   spec: Obj;
   /** The status as stored when the sync started. */
   base: Obj;
   /** The status being built during the sync (its Progressing condition is the current one). */
   work: Obj;
-  all: KubeObj[];
-  newRS?: KubeObj;
+  all: StoredObject[];
+  newRS?: StoredObject;
   replicas: number;
   now: number;
 }

@@ -12,7 +12,7 @@
  * deployment-rollout.ts, the annotations in deployment-revisions.ts and the
  * status/conditions in deployment-status.ts.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { DESIRED_REPLICAS, byCreation } from './deployment-revisions.js';
 import { DeploymentReplicaSets } from './deployment-replicasets.js';
 import {
@@ -66,21 +66,21 @@ class DeploymentSync extends DeploymentReplicaSets {
 
   private rolloutRolling(): void {
     if (!this.newRS) this.resolveReplicaSets(true);
-    const newRS = this.newRS as KubeObj;
+    const newRS = this.newRS as StoredObject;
     if (this.reconcileNewReplicaSet(newRS)) return this.syncRolloutStatus();
     if (this.reconcileOldReplicaSets()) return this.syncRolloutStatus();
     if (this.deploymentComplete(this.base)) this.cleanup();
     this.syncRolloutStatus();
   }
 
-  private reconcileNewReplicaSet(newRS: KubeObj): boolean {
+  private reconcileNewReplicaSet(newRS: StoredObject): boolean {
     if (replicasOf(newRS) === this.replicas) return false;
     if (replicasOf(newRS) > this.replicas) return this.scaleReplicaSet(newRS, this.replicas);
     return this.scaleReplicaSet(newRS, newRSNewReplicas(this.spec, this.allRSs(), newRS));
   }
 
   private reconcileOldReplicaSets(): boolean {
-    const newRS = this.newRS as KubeObj;
+    const newRS = this.newRS as StoredObject;
     const activeOld = this.oldRSs.filter((rs) => replicasOf(rs) > 0);
     if (sum(activeOld, replicasOf) === 0) return false;
     const allPods = sum(this.allRSs(), replicasOf);
@@ -92,7 +92,7 @@ class DeploymentSync extends DeploymentReplicaSets {
     // cleanupUnhealthyReplicas: unavailable old pods go first, whatever the availability budget.
     for (const rs of [...activeOld].sort(byCreation)) {
       if (scaledDown >= maxScaledDown) break;
-      const live = this.oldRSs.find((r) => r.metadata.uid === rs.metadata.uid) as KubeObj;
+      const live = this.oldRSs.find((r) => r.metadata.uid === rs.metadata.uid) as StoredObject;
       const unhealthy = replicasOf(live) - statusNum(live, 'availableReplicas');
       if (replicasOf(live) === 0 || unhealthy <= 0) continue;
       const n = Math.min(maxScaledDown - scaledDown, unhealthy);
@@ -123,7 +123,7 @@ class DeploymentSync extends DeploymentReplicaSets {
     }
     if (scaledDown || this.oldPodsRunning()) return this.syncRolloutStatus();
     if (!this.newRS) this.resolveReplicaSets(true);
-    this.scaleReplicaSet(this.newRS as KubeObj, this.replicas);
+    this.scaleReplicaSet(this.newRS as StoredObject, this.replicas);
     if (this.deploymentComplete(this.base)) this.cleanup();
     this.syncRolloutStatus();
   }
@@ -159,7 +159,7 @@ class DeploymentSync extends DeploymentReplicaSets {
   private scale(): void {
     const all = this.allRSs();
     const active = all.filter((rs) => replicasOf(rs) > 0);
-    let activeOrLatest: KubeObj | undefined;
+    let activeOrLatest: StoredObject | undefined;
     if (active.length === 1) activeOrLatest = active[0];
     else if (active.length === 0) activeOrLatest = this.newRS ?? [...all].sort(byCreation).pop();
     if (activeOrLatest || active.length === 0) {

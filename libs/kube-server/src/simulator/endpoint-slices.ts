@@ -1,5 +1,5 @@
 /** The EndpointSlice controller's sync of one Service (see endpoints.ts). */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { isPodReady } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { clone, deleteObj, served, writeObj } from './objects.js';
@@ -26,7 +26,7 @@ import {
   serviceFamily,
 } from './endpoints-shared.js';
 
-export function syncEndpointSlices(sim: Sim, svc: KubeObj, pods: KubeObj[]): void {
+export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObject[]): void {
   const namespace = svc.metadata.namespace as string;
   const name = svc.metadata.name as string;
   const spec = (svc.spec ?? {}) as Obj;
@@ -42,7 +42,7 @@ export function syncEndpointSlices(sim: Sim, svc: KubeObj, pods: KubeObj[]): voi
     })
     .map(clone)
     .filter((s) => !s.metadata.deletionTimestamp);
-  const ownedBy = (slice: KubeObj) =>
+  const ownedBy = (slice: StoredObject) =>
     (slice.metadata.ownerReferences ?? []).some(
       (o) => o.uid === svc.metadata.uid && o.kind === 'Service' && o.apiVersion === 'v1',
     );
@@ -73,7 +73,7 @@ export function syncEndpointSlices(sim: Sim, svc: KubeObj, pods: KubeObj[]): voi
     controller: true,
     blockOwnerDeletion: true,
   };
-  const newSlice = (addressType: string, ports: Obj[], endpoints: Obj[]): KubeObj => ({
+  const newSlice = (addressType: string, ports: Obj[], endpoints: Obj[]): StoredObject => ({
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: { generateName: `${name}-`, namespace, labels, ownerReferences: [owner] },
@@ -81,7 +81,7 @@ export function syncEndpointSlices(sim: Sim, svc: KubeObj, pods: KubeObj[]): voi
     endpoints,
     ports,
   });
-  const update = (slice: KubeObj, ports: Obj[], endpoints: Obj[]) => {
+  const update = (slice: StoredObject, ports: Obj[], endpoints: Obj[]) => {
     if (
       same(slice.endpoints ?? [], endpoints) &&
       same(slice.ports ?? [], ports) &&
@@ -125,13 +125,13 @@ export function syncEndpointSlices(sim: Sim, svc: KubeObj, pods: KubeObj[]): voi
     const mine = existing
       .filter((s) => ownedBy(s) && s.addressType === addressType)
       .sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
-    const sliceKey = (s: KubeObj) =>
+    const sliceKey = (s: StoredObject) =>
       stableJson(
         (norm((s.ports as Obj[] | undefined) ?? []) as Obj[]).sort((a, b) =>
           portOrder(a).localeCompare(portOrder(b)),
         ),
       );
-    const used = new Set<KubeObj>();
+    const used = new Set<StoredObject>();
     for (const [key, group] of groups) {
       const endpoints = group.endpoints.sort((a, b) =>
         compareAddress(
@@ -169,7 +169,7 @@ export function syncEndpointSlices(sim: Sim, svc: KubeObj, pods: KubeObj[]): voi
 }
 
 /** getEndpointPorts: every service port the pod serves (headless Services may have none). */
-function slicePorts(svc: KubeObj, pod: KubeObj): Obj[] {
+function slicePorts(svc: StoredObject, pod: StoredObject): Obj[] {
   const out: Obj[] = [];
   for (const sp of ((svc.spec as Obj | undefined)?.ports as Obj[] | undefined) ?? []) {
     const port = findPort(pod, sp);

@@ -1,5 +1,5 @@
 /** What the Endpoints and EndpointSlice controllers share: Service and pod helpers, ports, packing. */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { phaseOf } from './pods.js';
 import { type Obj } from './sim.js';
 import { semantic, stableJson } from './values.js';
@@ -16,7 +16,7 @@ export const MAX_ENDPOINTS_PER_SLICE = 100;
 /** How soon a Service is synced again when a pod's Node is missing (the real controller requeues with backoff). */
 export const MISSING_NODE_RETRY_MS = 1000;
 
-export const selectorOf = (svc: KubeObj): Record<string, string> | undefined => {
+export const selectorOf = (svc: StoredObject): Record<string, string> | undefined => {
   const selector = (svc.spec as Obj | undefined)?.selector as Record<string, string> | undefined;
   // An empty selector is stored as none (protobuf in etcd cannot tell them apart).
   return selector && Object.keys(selector).length ? selector : undefined;
@@ -25,14 +25,14 @@ export const selectorOf = (svc: KubeObj): Record<string, string> | undefined => 
 export const matches = (selector: Record<string, string>, labels: Record<string, string> = {}) =>
   Object.entries(selector).every(([k, v]) => labels[k] === v);
 
-export const isServiceIpSet = (svc: KubeObj) => {
+export const isServiceIpSet = (svc: StoredObject) => {
   const ip = (svc.spec as Obj | undefined)?.clusterIP;
   return typeof ip === 'string' && ip !== '' && ip !== 'None';
 };
 
 export const isIpv6 = (ip: string) => ip.includes(':');
 
-export const podIps = (pod: KubeObj): string[] => {
+export const podIps = (pod: StoredObject): string[] => {
   const status = (pod.status ?? {}) as Obj;
   const ips = ((status.podIPs as Obj[] | undefined) ?? []).map((p) => String(p.ip));
   if (!ips.length && typeof status.podIP === 'string' && status.podIP) ips.push(status.podIP);
@@ -40,7 +40,7 @@ export const podIps = (pod: KubeObj): string[] => {
 };
 
 /** endpointsliceutil.ShouldPodBeInEndpoints. */
-export function shouldBeInEndpoints(pod: KubeObj, includeTerminating: boolean): boolean {
+export function shouldBeInEndpoints(pod: StoredObject, includeTerminating: boolean): boolean {
   const phase = phaseOf(pod);
   if (phase === 'Succeeded' || phase === 'Failed') return false;
   if (!podIps(pod).length) return false;
@@ -48,7 +48,7 @@ export function shouldBeInEndpoints(pod: KubeObj, includeTerminating: boolean): 
 }
 
 /** endpointsliceutil.ShouldSetHostname. */
-export function hostnameFor(pod: KubeObj, svc: KubeObj): string | undefined {
+export function hostnameFor(pod: StoredObject, svc: StoredObject): string | undefined {
   const spec = (pod.spec ?? {}) as Obj;
   return spec.hostname &&
     spec.subdomain === svc.metadata.name &&
@@ -58,7 +58,7 @@ export function hostnameFor(pod: KubeObj, svc: KubeObj): string | undefined {
 }
 
 /** podutil.FindPort: the pod's port for a service port (named target ports looked up by name and protocol). */
-export function findPort(pod: KubeObj, servicePort: Obj): number | undefined {
+export function findPort(pod: StoredObject, servicePort: Obj): number | undefined {
   const target = servicePort.targetPort ?? servicePort.port;
   if (typeof target === 'number') return target;
   if (typeof target !== 'string') return undefined;
@@ -75,7 +75,7 @@ export function findPort(pod: KubeObj, servicePort: Obj): number | undefined {
   return undefined;
 }
 
-export const targetRef = (pod: KubeObj) => ({
+export const targetRef = (pod: StoredObject) => ({
   kind: 'Pod',
   namespace: pod.metadata.namespace,
   name: pod.metadata.name,
@@ -153,7 +153,7 @@ export function repackSubsets(entries: AddressEntry[]): Obj[] {
 }
 
 /** The address family a Service publishes (its first ipFamily, else its IP's, else the pod's). */
-export function serviceFamily(svc: KubeObj, pod?: KubeObj): 'IPv4' | 'IPv6' {
+export function serviceFamily(svc: StoredObject, pod?: StoredObject): 'IPv4' | 'IPv6' {
   const spec = (svc.spec ?? {}) as Obj;
   const families = (spec.ipFamilies as string[] | undefined) ?? [];
   if (families.length) return families[0] === 'IPv6' ? 'IPv6' : 'IPv4';

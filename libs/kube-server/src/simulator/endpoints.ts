@@ -15,7 +15,7 @@
  *   nothing is selected. Only when the server serves `endpointslices`.
  * Services without a selector are left alone (their endpoints are the user's).
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { isPodReady } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { clone, deleteObj, getObj, listObjs, served, writeObj } from './objects.js';
@@ -64,7 +64,7 @@ export class EndpointsController {
   constructor(private readonly sim: Sim) {}
 
   /** Indexes a Service (from an event or the initial list); returns the key to sync. */
-  serviceChanged(svc: KubeObj, deleted: boolean): string {
+  serviceChanged(svc: StoredObject, deleted: boolean): string {
     const ns = svc.metadata.namespace ?? '';
     const name = svc.metadata.name as string;
     let byName = this.selectors.get(ns);
@@ -80,7 +80,7 @@ export class EndpointsController {
   }
 
   /** The Services a pod's change may affect. */
-  podChanged(pod: KubeObj, deleted: boolean): string[] {
+  podChanged(pod: StoredObject, deleted: boolean): string[] {
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name as string;
     const keys: string[] = [];
@@ -124,7 +124,7 @@ export class EndpointsController {
 
   /** The IP family whose addresses the Service gets (podToEndpointAddressForService). */
 
-  private syncEndpoints(svc: KubeObj, pods: KubeObj[]): void {
+  private syncEndpoints(svc: StoredObject, pods: StoredObject[]): void {
     const spec = (svc.spec ?? {}) as Obj;
     const publishNotReady = spec.publishNotReadyAddresses === true;
     const servicePorts = (spec.ports as Obj[] | undefined) ?? [];

@@ -1,11 +1,11 @@
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { GVR, errorMessage, type Sim } from './sim.js';
 import { timestamp } from './values.js';
 
 /** A core/v1 Event as client-go's recorder writes it (name `<object>.<hex>`, count 1). */
 export function recordEvent(
   sim: Sim,
-  involved: KubeObj,
+  involved: StoredObject,
   type: 'Normal' | 'Warning',
   reason: string,
   message: string,

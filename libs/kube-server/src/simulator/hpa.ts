@@ -21,7 +21,7 @@
  *   the HPA stops changing replicas.
  */
 import type { Gvr } from '../controllers/in-process.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { SIM_PREFIX } from './options.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { getObj, writeObj, writeStatus } from './objects.js';
@@ -40,7 +40,7 @@ const TARGETS: Record<string, { gvr: Gvr; resource: string }> = {
   'apps/StatefulSet': { gvr: GVR.statefulsets, resource: 'statefulsets' },
 };
 
-export function targetOf(hpa: KubeObj): { gvr: Gvr; resource: string; name: string } | undefined {
+export function targetOf(hpa: StoredObject): { gvr: Gvr; resource: string; name: string } | undefined {
   const ref = ((hpa.spec as Obj | undefined)?.scaleTargetRef ?? {}) as Obj;
   const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0] : '';
   const t = TARGETS[`${group}/${ref.kind}`];
@@ -191,7 +191,7 @@ export function reconcileHpa(sim: Sim, namespace: string, name: string): void {
   );
   let lastScaleTime = old.lastScaleTime as string | undefined;
   if (desired !== specReplicas) {
-    const copy = { ...target, spec: { ...targetSpec, replicas: desired } } as KubeObj;
+    const copy = { ...target, spec: { ...targetSpec, replicas: desired } } as StoredObject;
     writeObj(sim, ref.gvr, copy);
     lastScaleTime = timestamp(now);
     ableCondition = cond(
@@ -231,7 +231,7 @@ export function reconcileHpa(sim: Sim, namespace: string, name: string): void {
 }
 
 /** Writes the status, carrying lastTransitionTime over for conditions whose status did not change. */
-function write(sim: Sim, hpa: KubeObj, old: Obj, status: Obj, now: number): void {
+function write(sim: Sim, hpa: StoredObject, old: Obj, status: Obj, now: number): void {
   status.conditions = (status.conditions as Condition[]).map((c) => {
     const prev = findCondition(old.conditions as Condition[] | undefined, c.type);
     return {
@@ -259,7 +259,7 @@ interface RecommendArgs {
  * scale-up/scale-down windows, limited by the default scale-up rate
  * (max(2 × current, current + 4)) and by min/max.
  */
-function recommend(sim: Sim, hpa: KubeObj, a: RecommendArgs): { desired: number; limited: Condition } {
+function recommend(sim: Sim, hpa: StoredObject, a: RecommendArgs): { desired: number; limited: Condition } {
   const spec = (hpa.spec ?? {}) as Obj;
   const within = cond(
     'ScalingLimited',

@@ -6,7 +6,7 @@
  * the TTL-after-finished controller. Finished jobs carry completionTime and the
  * SuccessCriteriaMet + Complete (or FailureTarget + Failed) conditions.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { isPodActive, isPodReady, phaseOf, podFromTemplate } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
@@ -20,7 +20,7 @@ const INDEX_KEY = 'batch.kubernetes.io/job-completion-index';
 const COMPLETIONS_REACHED = 'CompletionsReached';
 const COMPLETIONS_MESSAGE = 'Reached expected number of succeeded pods';
 
-export const isJobFinished = (job: KubeObj) =>
+export const isJobFinished = (job: StoredObject) =>
   ((job.status as Obj | undefined)?.conditions as Condition[] | undefined)?.some(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
   ) ?? false;
@@ -48,7 +48,7 @@ export function formatIndexes(indexes: Set<number>): string {
   return parts.join(',');
 }
 
-const indexOf = (pod: KubeObj): number | undefined => {
+const indexOf = (pod: StoredObject): number | undefined => {
   const raw = pod.metadata.annotations?.[INDEX_KEY] ?? pod.metadata.labels?.[INDEX_KEY];
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
 };
@@ -221,7 +221,7 @@ export function reconcileJob(sim: Sim, namespace: string, name: string): void {
 }
 
 /** The TTL-after-finished controller: deletes a finished job (and, in the foreground, its Pods) after the TTL. */
-function ttlAfterFinished(sim: Sim, job: KubeObj, key: string, now: number): void {
+function ttlAfterFinished(sim: Sim, job: StoredObject, key: string, now: number): void {
   const ttl = (job.spec as Obj | undefined)?.ttlSecondsAfterFinished as number | undefined;
   if (ttl === undefined || ttl === null || job.metadata.deletionTimestamp) return;
   const status = (job.status ?? {}) as Obj;
@@ -235,7 +235,7 @@ function ttlAfterFinished(sim: Sim, job: KubeObj, key: string, now: number): voi
 }
 
 /** A Job's Pod: the template plus the labels kube-apiserver adds to Job templates, and the completion index. */
-function jobPod(job: KubeObj, index: number | undefined): KubeObj {
+function jobPod(job: StoredObject, index: number | undefined): StoredObject {
   const name = job.metadata.name as string;
   const uid = job.metadata.uid as string;
   const labels: Record<string, string> = {

@@ -5,7 +5,7 @@
  * than inventing digests.
  */
 import { createHash } from 'node:crypto';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import type { Obj } from './sim.js';
 
 /** Docker-style normalisation of an image reference, as container runtimes report it. */
@@ -27,21 +27,21 @@ export function imageId(image: string): string {
   return `simulated://${normalizeImage(image)}`;
 }
 
-export function containersOf(pod: KubeObj): Obj[] {
+export function containersOf(pod: StoredObject): Obj[] {
   return ((pod.spec as Obj).containers as Obj[]) ?? [];
 }
 
-export function initContainersOf(pod: KubeObj): Obj[] {
+export function initContainersOf(pod: StoredObject): Obj[] {
   return ((pod.spec as Obj).initContainers as Obj[]) ?? [];
 }
 
-function containerId(pod: KubeObj, container: Obj, restarts: number): string {
+function containerId(pod: StoredObject, container: Obj, restarts: number): string {
   return `simulated://${digest(`${pod.metadata.uid}/${container.name}/${restarts}`)}`;
 }
 
 /** One entry of containerStatuses / initContainerStatuses for the given state. */
 export function containerStatus(
-  pod: KubeObj,
+  pod: StoredObject,
   c: Obj,
   state: Obj,
   extra: {

@@ -3,12 +3,12 @@
  * reasons are the real components' (tools key on them); the messages say the
  * work was simulated, so nothing claims an image pull or a running process.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { containersOf, initContainersOf } from './kubelet-containers.js';
 import type { Sim } from './sim.js';
 
 /** Scheduled, from default-scheduler, on the bound pod. */
-export function scheduledEvent(sim: Sim, bound: KubeObj, pod: KubeObj, nodeName: string): void {
+export function scheduledEvent(sim: Sim, bound: StoredObject, pod: StoredObject, nodeName: string): void {
   sim.event(
     bound,
     'Normal',
@@ -19,7 +19,7 @@ export function scheduledEvent(sim: Sim, bound: KubeObj, pod: KubeObj, nodeName:
 }
 
 /** Pulled, Created and Started for every container once the pod runs. */
-export function startedEvents(sim: Sim, pod: KubeObj): void {
+export function startedEvents(sim: Sim, pod: StoredObject): void {
   for (const c of [...initContainersOf(pod), ...containersOf(pod)]) {
     // The reasons are the kubelet's (tools key on them); the messages must not claim a pull or a process.
     sim.event(
@@ -41,7 +41,7 @@ export function startedEvents(sim: Sim, pod: KubeObj): void {
 }
 
 /** BackOff when a container that exited is to be restarted. */
-export function backOffEvent(sim: Sim, pod: KubeObj, uid: string): void {
+export function backOffEvent(sim: Sim, pod: StoredObject, uid: string): void {
   const c = containersOf(pod)[0];
   sim.event(
     pod,

@@ -5,7 +5,7 @@
  * CrashLoopBackOff back-off. Kept separate so the reconcile loop reads as a
  * sequence of states rather than arithmetic.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { SIM_PREFIX, type ResolvedOptions } from './options.js';
 import { type Obj } from './sim.js';
 import { parseTime } from './values.js';
@@ -25,27 +25,27 @@ export interface PodMemory {
   since: number;
 }
 
-const numberAnnotation = (pod: KubeObj, key: string): number | undefined => {
+const numberAnnotation = (pod: StoredObject, key: string): number | undefined => {
   const raw = pod.metadata.annotations?.[key];
   if (raw === undefined) return undefined;
   const n = Number(raw);
   return Number.isFinite(n) && n >= 0 ? n : undefined;
 };
 
-export function readyDelay(opts: ResolvedOptions, pod: KubeObj): number {
+export function readyDelay(opts: ResolvedOptions, pod: StoredObject): number {
   return numberAnnotation(pod, ANNOTATIONS.readyDelayMs) ?? opts.readyDelayMs;
 }
 
-export function runDuration(opts: ResolvedOptions, pod: KubeObj): number {
+export function runDuration(opts: ResolvedOptions, pod: StoredObject): number {
   return numberAnnotation(pod, ANNOTATIONS.runDurationMs) ?? opts.runDurationMs;
 }
 
-export function exitCode(pod: KubeObj): number {
+export function exitCode(pod: StoredObject): number {
   return Math.trunc(numberAnnotation(pod, ANNOTATIONS.exitCode) ?? 0);
 }
 
 /** Containers of run-to-completion pods exit; others only when an exit code is simulated. */
-export function exits(pod: KubeObj): boolean {
+export function exits(pod: StoredObject): boolean {
   const policy = (pod.spec as Obj).restartPolicy ?? 'Always';
   return policy !== 'Always' || pod.metadata.annotations?.[ANNOTATIONS.exitCode] !== undefined;
 }
@@ -57,7 +57,7 @@ export function backoff(opts: ResolvedOptions, restarts: number): number {
 }
 
 /** When the current state began, from the status (after a restart of the simulator). */
-export function stateStart(pod: KubeObj): number | undefined {
+export function stateStart(pod: StoredObject): number | undefined {
   const status = (pod.status ?? {}) as Obj;
   const main = ((status.containerStatuses as Obj[]) ?? [])[0];
   return (

@@ -4,7 +4,7 @@
  * with the five standard conditions in the kubelet's order and messages.
  * Pure: each takes the pod and the time and returns the status to write.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { containerStatus, containersOf, initContainersOf } from './kubelet-containers.js';
 import { ANNOTATIONS } from './kubelet-lifecycle.js';
 import { NODE_IP } from './node.js';
@@ -14,7 +14,7 @@ import { clone } from './objects.js';
 import { findCondition, timestamp, type Condition } from './values.js';
 
 /** The pod's status with the node's host IPs and a start time. */
-function baseStatus(pod: KubeObj, now: number): Obj {
+function baseStatus(pod: StoredObject, now: number): Obj {
   const status = clone((pod.status ?? {}) as Obj);
   status.hostIP = NODE_IP;
   status.hostIPs = [{ ip: NODE_IP }];
@@ -22,7 +22,7 @@ function baseStatus(pod: KubeObj, now: number): Obj {
   return status;
 }
 
-export function pendingStatus(pod: KubeObj, now: number): Obj {
+export function pendingStatus(pod: StoredObject, now: number): Obj {
   const status = baseStatus(pod, now);
   status.phase = 'Pending';
   const inits = initContainersOf(pod);
@@ -56,7 +56,7 @@ export function pendingStatus(pod: KubeObj, now: number): Obj {
   return status;
 }
 
-export function runningStatus(pod: KubeObj, now: number, allocateIp: () => string): Obj {
+export function runningStatus(pod: StoredObject, now: number, allocateIp: () => string): Obj {
   const status = baseStatus(pod, now);
   const ready = pod.metadata.annotations?.[ANNOTATIONS.ready] !== 'false';
   status.phase = 'Running';
@@ -92,7 +92,7 @@ export function runningStatus(pod: KubeObj, now: number, allocateIp: () => strin
 }
 
 /** The status after the readiness probe's result changed, or undefined when it did not (or containers are not all running). */
-export function readinessChange(pod: KubeObj, now: number): Obj | undefined {
+export function readinessChange(pod: StoredObject, now: number): Obj | undefined {
   const status = (pod.status ?? {}) as Obj;
   const statuses = (status.containerStatuses as Obj[] | undefined) ?? [];
   if (!statuses.length || !statuses.every((c) => c.state?.running)) return undefined;
@@ -109,7 +109,7 @@ export function readinessChange(pod: KubeObj, now: number): Obj | undefined {
 }
 
 /** The conditions of a pod whose containers all run: Ready and ContainersReady follow readiness. */
-function runningConditions(pod: KubeObj, ready: boolean, now: number): Condition[] {
+function runningConditions(pod: StoredObject, ready: boolean, now: number): Condition[] {
   const names = containersOf(pod)
     .map((c) => c.name)
     .join(' ');
@@ -132,7 +132,7 @@ function runningConditions(pod: KubeObj, ready: boolean, now: number): Condition
 }
 
 export function crashLoopStatus(
-  pod: KubeObj,
+  pod: StoredObject,
   now: number,
   code: number,
   backoffMs: (restarts: number) => number,
@@ -175,7 +175,7 @@ export function crashLoopStatus(
   return status;
 }
 
-export function terminatedStatus(pod: KubeObj, now: number, code: number): Obj {
+export function terminatedStatus(pod: StoredObject, now: number, code: number): Obj {
   const status = baseStatus(pod, now);
   status.phase = code === 0 ? 'Succeeded' : 'Failed';
   const previous = ((status.containerStatuses as Obj[]) ?? []) as Obj[];

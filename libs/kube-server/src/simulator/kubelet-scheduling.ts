@@ -4,7 +4,7 @@
  * filter plugins decide for a single node), and binding it there or reporting
  * PodScheduled=False/Unschedulable with the scheduler's message.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { scheduledEvent } from './kubelet-events.js';
 import { mergeConditions } from './kubelet-pod-status.js';
 import { nodeLabels } from './node.js';
@@ -75,7 +75,11 @@ function tolerates(tolerations: Obj[], taint: Obj): boolean {
  * Why the scheduler would not place the pod on the node (the filter plugins that
  * apply to one node: NodeUnschedulable, TaintToleration, NodeAffinity), or undefined.
  */
-export function unschedulableReason(podSpec: Obj, node: NodeInfo, nodeObject?: KubeObj): string | undefined {
+export function unschedulableReason(
+  podSpec: Obj,
+  node: NodeInfo,
+  nodeObject?: StoredObject,
+): string | undefined {
   const tolerations = (podSpec.tolerations as Obj[] | undefined) ?? [];
   const nodeSpec = (nodeObject?.spec ?? {}) as Obj;
   if (
@@ -92,7 +96,7 @@ export function unschedulableReason(podSpec: Obj, node: NodeInfo, nodeObject?: K
 }
 
 /** A copy of the pod carrying `simulation.oam.dev/simulated: "true"` (it runs on the simulated node). */
-export function markSimulated(pod: KubeObj): KubeObj {
+export function markSimulated(pod: StoredObject): StoredObject {
   const copy = clone(pod);
   copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
   return copy;
@@ -101,10 +105,10 @@ export function markSimulated(pod: KubeObj): KubeObj {
 /** Binds the pod to the node when it fits (returning the bound pod), or records why not and returns undefined. */
 export function schedulePod(
   sim: Sim,
-  pod: KubeObj,
+  pod: StoredObject,
   node: NodeInfo,
-  nodeObject: KubeObj | undefined,
-): KubeObj | undefined {
+  nodeObject: StoredObject | undefined,
+): StoredObject | undefined {
   const spec = pod.spec as Obj;
   const why = unschedulableReason(spec, node, nodeObject);
   if (why) {

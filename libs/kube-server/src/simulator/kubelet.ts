@@ -24,7 +24,7 @@
  * statuses it writes in kubelet-pod-status.ts and kubelet-containers.ts, and
  * its events in kubelet-events.ts.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { backOffEvent, startedEvents } from './kubelet-events.js';
 import {
   backoff,
@@ -74,19 +74,19 @@ export class Kubelet {
       : this.defaultNode;
   }
 
-  private nodeObject(): KubeObj | undefined {
+  private nodeObject(): StoredObject | undefined {
     return this.sim.api.get(GVR.nodes, undefined, this.defaultNode.name);
   }
 
   /** Remembers the IPs of pods already running on the node (after a restart). */
-  adopt(pods: KubeObj[]): void {
+  adopt(pods: StoredObject[]): void {
     for (const p of pods) {
       if ((p.spec as Obj | undefined)?.nodeName === this.node.name)
         this.ips.reserve((p.status as Obj)?.podIP);
     }
   }
 
-  forget(pod: KubeObj): void {
+  forget(pod: StoredObject): void {
     this.memory.delete(pod.metadata.uid as string);
     this.ips.release((pod.status as Obj | undefined)?.podIP);
   }
@@ -158,12 +158,12 @@ export class Kubelet {
   }
 
   /** The scheduler's part: bind to the node when it fits, or report why not. */
-  private schedule(pod: KubeObj): KubeObj | undefined {
+  private schedule(pod: StoredObject): StoredObject | undefined {
     return schedulePod(this.sim, pod, this.node, this.nodeObject());
   }
 
   /** The Running status, with a pod IP from this node's range when the pod has none yet. */
-  private runningStatus(pod: KubeObj, now: number): Obj {
+  private runningStatus(pod: StoredObject, now: number): Obj {
     return runningStatus(pod, now, () => this.ips.allocate());
   }
 
@@ -171,7 +171,7 @@ export class Kubelet {
     return backoff(this.sim.opts, restarts);
   }
 
-  private write(pod: KubeObj, status: Obj): void {
+  private write(pod: StoredObject, status: Obj): void {
     writeStatus(this.sim, GVR.pods, pod, status);
   }
 }

@@ -5,14 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Gvr, InProcessApi } from '../controllers/in-process.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { EndpointsController } from './endpoints.js';
 import { reconcileNode } from './node.js';
 import { resolveOptions } from './options.js';
 import { type Obj, type Sim } from './sim.js';
 
 class FakeApi implements InProcessApi {
-  private readonly objects = new Map<string, KubeObj>();
+  private readonly objects = new Map<string, StoredObject>();
   private rv = 1;
   writes = 0;
 
@@ -42,7 +42,7 @@ class FakeApi implements InProcessApi {
   }
   create(gvr: Gvr, ns: string | undefined, body: object) {
     this.check(gvr);
-    const obj = structuredClone(body) as KubeObj;
+    const obj = structuredClone(body) as StoredObject;
     obj.metadata.name ??= `${obj.metadata.generateName}${Math.random().toString(36).slice(2, 7)}`;
     const key = this.key(gvr, ns, obj.metadata.name as string);
     if (this.objects.has(key)) throw Object.assign(new Error('exists'), { code: 409 });
@@ -54,13 +54,13 @@ class FakeApi implements InProcessApi {
   }
   update(gvr: Gvr, ns: string | undefined, name: string, body: object) {
     this.check(gvr);
-    const obj = structuredClone(body) as KubeObj;
+    const obj = structuredClone(body) as StoredObject;
     obj.metadata.resourceVersion = String(this.rv++);
     this.objects.set(this.key(gvr, ns, name), obj);
     this.writes++;
     return obj;
   }
-  patch(): KubeObj {
+  patch(): StoredObject {
     throw new Error('not used');
   }
   delete(gvr: Gvr, ns: string | undefined, name: string) {
@@ -101,7 +101,7 @@ describe('the simulated Node', () => {
   it('is registered Ready, kept, and recreated when deleted', () => {
     const { sim, api } = fakeSim();
     reconcileNode(sim, NODE);
-    const node = api.get(NODES, undefined, NODE) as KubeObj;
+    const node = api.get(NODES, undefined, NODE) as StoredObject;
     expect(node.metadata.labels).toMatchObject({
       'kubernetes.io/hostname': NODE,
       'kubernetes.io/os': 'linux',
@@ -135,7 +135,7 @@ describe('the simulated Node', () => {
       metadata: { ...node.metadata, labels: { ...node.metadata.labels, role: 'db' } },
     });
     reconcileNode(sim, NODE);
-    expect((api.get(NODES, undefined, NODE) as KubeObj).metadata.labels?.role).toBe('db');
+    expect((api.get(NODES, undefined, NODE) as StoredObject).metadata.labels?.role).toBe('db');
 
     api.delete(NODES, undefined, NODE);
     reconcileNode(sim, NODE);

@@ -11,7 +11,7 @@
  * When the server does not serve `nodes` (yet), this logs once and does nothing.
  */
 import { cpus, totalmem } from 'node:os';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { SIMULATED_ANNOTATION } from './options.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
 import { clone, getObj, served, writeObj, writeStatus } from './objects.js';
@@ -115,7 +115,7 @@ export function nodeStatus(name: string, previous: Obj | undefined, now: number)
 }
 
 /** The Node as the simulated kubelet registers it (registerWithTaints etc. left out: none). */
-export function nodeObject(name: string, now: number): KubeObj {
+export function nodeObject(name: string, now: number): StoredObject {
   return {
     apiVersion: 'v1',
     kind: 'Node',

@@ -1,17 +1,17 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
 import type { Gvr } from '../controllers/in-process.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { statusCode, type Obj, type Sim } from './sim.js';
 import { sameJson } from './values.js';
 
 export const clone = <T>(value: T): T => structuredClone(value);
 
-export function getObj(sim: Sim, gvr: Gvr, namespace: string, name: string): KubeObj | undefined {
+export function getObj(sim: Sim, gvr: Gvr, namespace: string, name: string): StoredObject | undefined {
   const obj = sim.api.get(gvr, namespace || undefined, name);
   return obj ? clone(obj) : undefined;
 }
 
-export function listObjs(sim: Sim, gvr: Gvr, namespace: string): KubeObj[] {
+export function listObjs(sim: Sim, gvr: Gvr, namespace: string): StoredObject[] {
   return sim.api.list(gvr, namespace || undefined).map(clone);
 }
 
@@ -45,7 +45,7 @@ export function served(sim: Sim, gvr: Gvr): boolean {
 }
 
 /** Writes the status through the status subresource, only when it changed; returns the stored object. */
-export function writeStatus(sim: Sim, gvr: Gvr, obj: KubeObj, status: Obj): KubeObj {
+export function writeStatus(sim: Sim, gvr: Gvr, obj: StoredObject, status: Obj): StoredObject {
   if (sameJson(obj.status ?? {}, status)) return obj;
   return sim.api.update(
     gvr,
@@ -57,7 +57,7 @@ export function writeStatus(sim: Sim, gvr: Gvr, obj: KubeObj, status: Obj): Kube
 }
 
 /** Writes the main resource (optimistic concurrency on the resourceVersion read). */
-export function writeObj(sim: Sim, gvr: Gvr, obj: KubeObj): KubeObj {
+export function writeObj(sim: Sim, gvr: Gvr, obj: StoredObject): StoredObject {
   return sim.api.update(gvr, obj.metadata.namespace, obj.metadata.name as string, obj);
 }
 
@@ -65,7 +65,7 @@ export function writeObj(sim: Sim, gvr: Gvr, obj: KubeObj): KubeObj {
 export function deleteObj(
   sim: Sim,
   gvr: Gvr,
-  obj: KubeObj,
+  obj: StoredObject,
   propagationPolicy?: 'Background' | 'Foreground',
 ): void {
   try {

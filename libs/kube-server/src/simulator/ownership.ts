@@ -3,11 +3,11 @@
  * and adopting the orphans its selector matches (controller_ref_manager.go).
  */
 import type { Gvr } from '../controllers/in-process.js';
-import type { KubeObj, OwnerReference } from '../store/types.js';
+import { type StoredObject, type OwnerReference } from '#kube-core';
 import { clone, writeObj } from './objects.js';
 import type { Obj, Sim } from './sim.js';
 
-export function controllerRef(owner: KubeObj): OwnerReference {
+export function controllerRef(owner: StoredObject): OwnerReference {
   return {
     apiVersion: owner.apiVersion as string,
     kind: owner.kind as string,
@@ -18,10 +18,11 @@ export function controllerRef(owner: KubeObj): OwnerReference {
   };
 }
 
-export const controllerOf = (obj: KubeObj): OwnerReference | undefined =>
+export const controllerOf = (obj: StoredObject): OwnerReference | undefined =>
   obj.metadata.ownerReferences?.find((r) => r.controller);
 
-export const isControlledBy = (obj: KubeObj, owner: KubeObj) => controllerOf(obj)?.uid === owner.metadata.uid;
+export const isControlledBy = (obj: StoredObject, owner: StoredObject) =>
+  controllerOf(obj)?.uid === owner.metadata.uid;
 
 export interface LabelSelector {
   matchLabels?: Record<string, string>;
@@ -57,9 +58,9 @@ export function selectorMatches(
  * controls, plus orphans its selector matches, which it adopts by adding a
  * controller reference. Adoption is skipped while the owner is being deleted.
  */
-export function claim(sim: Sim, gvr: Gvr, owner: KubeObj, candidates: KubeObj[]): KubeObj[] {
+export function claim(sim: Sim, gvr: Gvr, owner: StoredObject, candidates: StoredObject[]): StoredObject[] {
   const selector = (owner.spec as Obj | undefined)?.selector as LabelSelector | undefined;
-  const owned: KubeObj[] = [];
+  const owned: StoredObject[] = [];
   for (const obj of candidates) {
     const ref = controllerOf(obj);
     if (ref) {

@@ -1,26 +1,26 @@
 /** Pod helpers shared by the simulated controllers (pkg/controller/controller_utils.go, pkg/api/v1/pod). */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { type Obj } from './sim.js';
 import { clone } from './objects.js';
 import { findCondition, parseTime, type Condition } from './values.js';
 import { controllerRef } from './ownership.js';
 
-export const phaseOf = (pod: KubeObj) =>
+export const phaseOf = (pod: StoredObject) =>
   ((pod.status as Obj | undefined)?.phase as string | undefined) ?? 'Pending';
-export const conditionsOf = (obj: KubeObj) =>
+export const conditionsOf = (obj: StoredObject) =>
   (obj.status as Obj | undefined)?.conditions as Condition[] | undefined;
 
 /** controller.IsPodActive: not finished and not being deleted. */
-export const isPodActive = (pod: KubeObj) =>
+export const isPodActive = (pod: StoredObject) =>
   phaseOf(pod) !== 'Succeeded' && phaseOf(pod) !== 'Failed' && !pod.metadata.deletionTimestamp;
 
-export const isPodReady = (pod: KubeObj) => findCondition(conditionsOf(pod), 'Ready')?.status === 'True';
+export const isPodReady = (pod: StoredObject) => findCondition(conditionsOf(pod), 'Ready')?.status === 'True';
 
-export const readySince = (pod: KubeObj) =>
+export const readySince = (pod: StoredObject) =>
   parseTime(findCondition(conditionsOf(pod), 'Ready')?.lastTransitionTime);
 
 /** podutil.IsPodAvailable: ready for at least minReadySeconds. */
-export function isPodAvailable(pod: KubeObj, minReadySeconds: number, now: number): boolean {
+export function isPodAvailable(pod: StoredObject, minReadySeconds: number, now: number): boolean {
   if (!isPodReady(pod)) return false;
   if (!minReadySeconds) return true;
   const since = readySince(pod);
@@ -28,7 +28,7 @@ export function isPodAvailable(pod: KubeObj, minReadySeconds: number, now: numbe
 }
 
 /** Milliseconds until a ready pod becomes available (undefined when it is or cannot). */
-export function untilAvailable(pod: KubeObj, minReadySeconds: number, now: number): number | undefined {
+export function untilAvailable(pod: StoredObject, minReadySeconds: number, now: number): number | undefined {
   if (!minReadySeconds || !isPodReady(pod)) return undefined;
   const since = readySince(pod);
   if (since === undefined) return undefined;
@@ -39,11 +39,11 @@ export function untilAvailable(pod: KubeObj, minReadySeconds: number, now: numbe
 /** controller.GetPodFromTemplate: labels, annotations and finalizers from the template, a controller reference. */
 export function podFromTemplate(
   template: Obj | undefined,
-  owner: KubeObj,
+  owner: StoredObject,
   naming: { name?: string; generateName?: string },
   extraLabels: Record<string, string> = {},
   extraAnnotations: Record<string, string> = {},
-): KubeObj {
+): StoredObject {
   const t = clone(template ?? {});
   const meta = (t.metadata ?? {}) as Obj;
   const labels = { ...(meta.labels ?? {}), ...extraLabels };
@@ -64,21 +64,21 @@ export function podFromTemplate(
 }
 
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-const restarts = (pod: KubeObj) =>
+const restarts = (pod: StoredObject) =>
   (((pod.status as Obj | undefined)?.containerStatuses as Obj[] | undefined) ?? []).reduce(
     (n, c) => n + ((c.restartCount as number) ?? 0),
     0,
   );
-const deletionCost = (pod: KubeObj) =>
+const deletionCost = (pod: StoredObject) =>
   Number(pod.metadata.annotations?.['controller.kubernetes.io/pod-deletion-cost'] ?? 0) || 0;
 
 /** controller.ActivePods ordering: the pods to delete first sort first. */
-export function comparePodsForDeletion(a: KubeObj, b: KubeObj): number {
-  const assigned = (p: KubeObj) => ((p.spec as Obj | undefined)?.nodeName ? 1 : 0);
+export function comparePodsForDeletion(a: StoredObject, b: StoredObject): number {
+  const assigned = (p: StoredObject) => ((p.spec as Obj | undefined)?.nodeName ? 1 : 0);
   if (assigned(a) !== assigned(b)) return assigned(a) - assigned(b);
-  const phase = (p: KubeObj) => PHASE_RANK[phaseOf(p)] ?? 1;
+  const phase = (p: StoredObject) => PHASE_RANK[phaseOf(p)] ?? 1;
   if (phase(a) !== phase(b)) return phase(a) - phase(b);
-  const ready = (p: KubeObj) => (isPodReady(p) ? 1 : 0);
+  const ready = (p: StoredObject) => (isPodReady(p) ? 1 : 0);
   if (ready(a) !== ready(b)) return ready(a) - ready(b);
   if (deletionCost(a) !== deletionCost(b)) return deletionCost(a) - deletionCost(b);
   if (ready(a) && ready(b)) {

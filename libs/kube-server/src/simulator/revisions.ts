@@ -4,7 +4,7 @@
  * `<owner>-<hash>`, labelled with the owner's selector and
  * `controller.kubernetes.io/hash`, numbered by `revision`.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
 import { clone, deleteObj, getObj, listObjs, writeObj, writeStatus } from './objects.js';
@@ -15,28 +15,28 @@ export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
 
 export interface Revisions {
   /** Every revision the owner controls, oldest revision number first. */
-  all: KubeObj[];
+  all: StoredObject[];
   /** The revision of the owner's current template. */
-  update: KubeObj;
+  update: StoredObject;
   /** The hash part of the update revision's name. */
   hash: string;
 }
 
-const revisionNumber = (r: KubeObj) => Number((r as Obj).revision ?? 0);
+const revisionNumber = (r: StoredObject) => Number((r as Obj).revision ?? 0);
 
 /** The patch kube stores: the template under spec, marked `$patch: replace`. */
 export function revisionData(template: unknown): Obj {
   return { spec: { template: { ...clone((template ?? {}) as Obj), $patch: 'replace' } } };
 }
 
-export function templateOf(revision: KubeObj): Obj {
+export function templateOf(revision: StoredObject): Obj {
   const template = clone(((revision as Obj).data?.spec?.template ?? {}) as Obj);
   delete template.$patch;
   return template;
 }
 
 /** Finds or creates the revision for the owner's template; bumps a re-used old revision to the newest number. */
-export function syncRevisions(sim: Sim, owner: KubeObj, ownerGvr: typeof GVR.statefulsets): Revisions {
+export function syncRevisions(sim: Sim, owner: StoredObject, ownerGvr: typeof GVR.statefulsets): Revisions {
   const ns = owner.metadata.namespace as string;
   const spec = (owner.spec ?? {}) as Obj;
   const all = claim(sim, GVR.controllerrevisions, owner, listObjs(sim, GVR.controllerrevisions, ns)).sort(
@@ -48,14 +48,17 @@ export function syncRevisions(sim: Sim, owner: KubeObj, ownerGvr: typeof GVR.sta
   if (equal.length) {
     let update = equal[equal.length - 1];
     if (revisionNumber(update) !== max) {
-      update = writeObj(sim, GVR.controllerrevisions, { ...clone(update), revision: max + 1 } as KubeObj);
+      update = writeObj(sim, GVR.controllerrevisions, {
+        ...clone(update),
+        revision: max + 1,
+      } as StoredObject);
     }
     const list = all.map((r) => (r.metadata.uid === update.metadata.uid ? update : r));
     return { all: list, update, hash: hashOf(update) };
   }
   const collisionCount = ((owner.status as Obj | undefined)?.collisionCount as number | undefined) ?? 0;
   const hash = computeHash(semantic(data), collisionCount);
-  const revision: KubeObj = {
+  const revision: StoredObject = {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
     metadata: {
@@ -96,12 +99,17 @@ export function syncRevisions(sim: Sim, owner: KubeObj, ownerGvr: typeof GVR.sta
   }
 }
 
-export const hashOf = (revision: KubeObj) =>
+export const hashOf = (revision: StoredObject) =>
   revision.metadata.labels?.[REVISION_HASH_LABEL] ??
   String(revision.metadata.name).slice(String(revision.metadata.name).lastIndexOf('-') + 1);
 
 /** truncateHistory: keeps revisionHistoryLimit old revisions besides the ones in use. */
-export function truncateHistory(sim: Sim, owner: KubeObj, revisions: KubeObj[], inUse: Set<string>): void {
+export function truncateHistory(
+  sim: Sim,
+  owner: StoredObject,
+  revisions: StoredObject[],
+  inUse: Set<string>,
+): void {
   const limit = ((owner.spec as Obj | undefined)?.revisionHistoryLimit as number | undefined) ?? 10;
   const unused = revisions.filter((r) => !inUse.has(r.metadata.name as string));
   const extra = unused.length - limit;

@@ -5,7 +5,7 @@
  * orphans' possible adopters; at start, everything that exists gets a sync.
  */
 import type { ControllerEvent } from '../controllers/in-process.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { CRONJOB } from './cronjob.js';
 import { DAEMONSET } from './daemonset.js';
 import { DEPLOYMENT } from './deployment.js';
@@ -110,7 +110,7 @@ export class EventRouter {
     const log = sim.log;
     queue.add(nodeKey(sim.opts.nodeName));
     for (const [resource, { kind, gvr }] of Object.entries(PRIMARY)) {
-      let objects: KubeObj[] = [];
+      let objects: StoredObject[] = [];
       try {
         objects = listObjs(sim, gvr, '');
       } catch (err) {
@@ -172,7 +172,7 @@ export class EventRouter {
     }
   }
 
-  private indexHpa(hpa: KubeObj, deleted: boolean): void {
+  private indexHpa(hpa: StoredObject, deleted: boolean): void {
     const self = `${hpa.metadata.namespace}/${hpa.metadata.name}`;
     const before = this.hpaTargets.get(self);
     if (before) this.hpasByTarget.get(before)?.delete(hpa.metadata.name as string);

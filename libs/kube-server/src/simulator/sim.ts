@@ -5,7 +5,7 @@
  */
 import type { Logger } from '../core.js';
 import type { Gvr, InProcessApi } from '../controllers/in-process.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import type { ResolvedOptions } from './options.js';
 
 export type Obj = Record<string, any>;
@@ -39,7 +39,7 @@ export interface Sim {
   /** Per-controller memory that lives as long as the simulator (cleared on stop). */
   memory<T>(name: string, init: () => T): T;
   event(
-    involved: KubeObj,
+    involved: StoredObject,
     type: 'Normal' | 'Warning',
     reason: string,
     message: string,

@@ -7,7 +7,7 @@
  * the partition, one Pod at a time. Status carries replicas, readyReplicas,
  * availableReplicas, currentReplicas/updatedReplicas and currentRevision/updateRevision.
  */
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, templateOf, truncateHistory } from './revisions.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
@@ -21,7 +21,7 @@ const REVISION_LABEL = 'controller-revision-hash';
 const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
 
-const ordinalOf = (set: KubeObj, pod: KubeObj): number | undefined => {
+const ordinalOf = (set: StoredObject, pod: StoredObject): number | undefined => {
   const prefix = `${set.metadata.name}-`;
   const name = String(pod.metadata.name);
   if (!name.startsWith(prefix)) return undefined;
@@ -29,8 +29,8 @@ const ordinalOf = (set: KubeObj, pod: KubeObj): number | undefined => {
   return /^(0|[1-9]\d*)$/.test(rest) ? Number(rest) : undefined;
 };
 
-const runningAndReady = (pod: KubeObj) => phaseOf(pod) === 'Running' && isPodReady(pod);
-const terminating = (pod: KubeObj) => Boolean(pod.metadata.deletionTimestamp);
+const runningAndReady = (pod: StoredObject) => phaseOf(pod) === 'Running' && isPodReady(pod);
+const terminating = (pod: StoredObject) => Boolean(pod.metadata.deletionTimestamp);
 
 export function reconcileStatefulSet(sim: Sim, namespace: string, name: string): void {
   const set = getObj(sim, GVR.statefulsets, namespace, name);
@@ -64,7 +64,7 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
       if (statusCode(err) !== 409) throw err;
     }
   };
-  const deletePod = (pod: KubeObj) => {
+  const deletePod = (pod: StoredObject) => {
     deleteObj(sim, GVR.pods, pod);
     sim.event(
       set,
@@ -163,11 +163,11 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
 /** newStatefulSetPod: identity (name, hostname, subdomain, labels), storage claims, revision label. */
 function newStatefulSetPod(
   sim: Sim,
-  set: KubeObj,
+  set: StoredObject,
   template: Obj,
   revision: string,
   ordinal: number,
-): KubeObj {
+): StoredObject {
   const name = `${set.metadata.name}-${ordinal}`;
   const pod = podFromTemplate(
     template,
@@ -195,14 +195,14 @@ function newStatefulSetPod(
 }
 
 /** createPersistentVolumeClaims: `<template>-<set>-<ordinal>`, labelled with the set's selector, never owned (Retain). */
-function ensureClaim(sim: Sim, set: KubeObj, template: Obj, claimName: string, podName: string): void {
+function ensureClaim(sim: Sim, set: StoredObject, template: Obj, claimName: string, podName: string): void {
   const ns = set.metadata.namespace as string;
   if (getObj(sim, GVR.pvcs, ns, claimName)) return;
   const labels = {
     ...((template.metadata?.labels ?? {}) as Record<string, string>),
     ...(((set.spec as Obj).selector?.matchLabels ?? {}) as Record<string, string>),
   };
-  const claim: KubeObj = {
+  const claim: StoredObject = {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: {

@@ -1,12 +1,12 @@
 import Database from 'better-sqlite3';
-import type { KubeObj } from './types.js';
+import { type StoredObject } from '#kube-core';
 
 export interface LoadedRow {
   resource: string;
   namespace: string;
   name: string;
   rv: number;
-  object: KubeObj;
+  object: StoredObject;
 }
 
 /**
@@ -56,11 +56,17 @@ export class SqliteStore {
       rv: number;
       data: string;
     }>;
-    return rows.map((row) => ({ ...row, object: JSON.parse(row.data) as KubeObj }));
+    return rows.map((row) => ({ ...row, object: JSON.parse(row.data) as StoredObject }));
   }
 
   /** Writes (or removes, when object is undefined) one object and the counter in one committed transaction. */
-  commit(resource: string, namespace: string, name: string, rv: number, object: KubeObj | undefined): void {
+  commit(
+    resource: string,
+    namespace: string,
+    name: string,
+    rv: number,
+    object: StoredObject | undefined,
+  ): void {
     this.db.transaction(() => {
       if (object) this.putStmt.run(resource, namespace, name, rv, JSON.stringify(object));
       else this.deleteStmt.run(resource, namespace, name);

@@ -2,9 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Store } from './store.js';
-import type { ChangeEvent, KubeObj } from './types.js';
+import type { ChangeEvent } from './types.js';
+import { type StoredObject } from '#kube-core';
 
-const cm = (name: string, data: Record<string, string> = {}, namespace = 'default'): KubeObj => ({
+const cm = (name: string, data: Record<string, string> = {}, namespace = 'default'): StoredObject => ({
   apiVersion: 'v1',
   kind: 'ConfigMap',
   metadata: { name, namespace },

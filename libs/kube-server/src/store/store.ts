@@ -1,7 +1,8 @@
 import { ApiError } from '../errors.js';
 import { History } from './history.js';
 import { SqliteStore } from './sqlite.js';
-import type { ChangeEvent, EventType, KubeObj, ObjectRef, StoredEntry } from './types.js';
+import type { ChangeEvent, EventType, ObjectRef, StoredEntry } from './types.js';
+import { type StoredObject } from '#kube-core';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -107,7 +108,7 @@ export class Store {
   }
 
   /** Stores a new or changed object; sets its resourceVersion. Returns the stored object. */
-  put(resource: string, object: KubeObj): KubeObj {
+  put(resource: string, object: StoredObject): StoredObject {
     const namespace = object.metadata.namespace ?? '';
     const name = object.metadata.name as string;
     const prev = this.get(resource, namespace, name);
@@ -126,7 +127,7 @@ export class Store {
   }
 
   /** Removes an object; the DELETED event carries it with the deletion's resourceVersion. */
-  remove(resource: string, namespace: string, name: string, final?: KubeObj): KubeObj | undefined {
+  remove(resource: string, namespace: string, name: string, final?: StoredObject): StoredObject | undefined {
     const prev = this.get(resource, namespace, name);
     if (!prev) return undefined;
     const rv = this.rv + 1;
@@ -162,8 +163,8 @@ export class Store {
     namespace: string,
     name: string,
     rv: number,
-    object: KubeObj,
-    prev?: KubeObj,
+    object: StoredObject,
+    prev?: StoredObject,
   ) {
     const event: ChangeEvent = { type, resource, namespace, name, rv, object, prev };
     this.history.push(event);
@@ -177,7 +178,7 @@ export class Store {
     }
   }
 
-  private index(ref: ObjectRef, obj: KubeObj): void {
+  private index(ref: ObjectRef, obj: StoredObject): void {
     if (obj.metadata.uid) this.uids.set(obj.metadata.uid, ref);
     for (const owner of obj.metadata.ownerReferences ?? []) {
       let set = this.dependents.get(owner.uid);
@@ -186,7 +187,7 @@ export class Store {
     }
   }
 
-  private unindex(ref: ObjectRef, obj: KubeObj): void {
+  private unindex(ref: ObjectRef, obj: StoredObject): void {
     if (obj.metadata.uid) this.uids.delete(obj.metadata.uid);
     for (const owner of obj.metadata.ownerReferences ?? []) {
       const set = this.dependents.get(owner.uid);

@@ -1,37 +1,4 @@
-/** A Kubernetes object as stored: plain JSON with metadata. */
-export interface KubeObj {
-  apiVersion?: string;
-  kind?: string;
-  metadata: ObjectMeta;
-  [key: string]: unknown;
-}
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  finalizers?: string[];
-  ownerReferences?: OwnerReference[];
-  managedFields?: unknown[];
-  [key: string]: unknown;
-}
+import type { StoredObject } from '#kube-core';
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -42,15 +9,15 @@ export interface ChangeEvent {
   namespace: string;
   name: string;
   rv: number;
-  object: KubeObj;
-  prev?: KubeObj;
+  object: StoredObject;
+  prev?: StoredObject;
 }
 
 export interface StoredEntry {
   namespace: string;
   name: string;
   rv: number;
-  object: KubeObj;
+  object: StoredObject;
 }
 
 /** Where one object is stored: its storage key ("apps/deployments", "/pods"), namespace ('' if none) and name. */

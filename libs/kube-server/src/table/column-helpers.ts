@@ -4,7 +4,7 @@
  * formatting helpers kube's printers reuse across kinds.
  */
 import { age } from './duration.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 
 /** One printed column: kube's name/type/priority and how a cell is computed (priority 1 = `-o wide`). */
 export interface ColumnSpec {
@@ -13,11 +13,11 @@ export interface ColumnSpec {
   priority?: number;
   format?: string;
   description?: string;
-  cell: (obj: KubeObj) => unknown;
+  cell: (obj: StoredObject) => unknown;
 }
 
 export type Any = Record<string, any>;
-export const a = (o: KubeObj) => o as Any;
+export const a = (o: StoredObject) => o as Any;
 export const col = (
   name: string,
   cell: ColumnSpec['cell'],
@@ -45,7 +45,7 @@ export const selector = (sel: Any | undefined) =>
     ],
     '<none>',
   );
-export const podSpec = (o: KubeObj) =>
+export const podSpec = (o: StoredObject) =>
   (a(o).spec?.template?.spec ?? a(o).spec?.jobTemplate?.spec?.template?.spec ?? {}) as Any;
 export const containers = (wide = 1) => [
   col('Containers', (x) => join((podSpec(x).containers ?? []).map((c: Any) => c.name)), 'string', wide),

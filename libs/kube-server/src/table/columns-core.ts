@@ -1,10 +1,10 @@
 /** Printed columns for the core (v1) kinds, as kube-apiserver's printers define them. */
 import { age } from './duration.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { AGE, NAME, a, col, join, type Any, type ColumnSpec } from './column-helpers.js';
 import { podCells } from './pod-cells.js';
 
-function servicePorts(o: KubeObj): string {
+function servicePorts(o: StoredObject): string {
   const ports = (a(o).spec?.ports ?? []) as Any[];
   return join(
     ports.map((p) => `${p.port}${p.nodePort ? `:${p.nodePort}` : ''}/${p.protocol ?? 'TCP'}`),
@@ -119,7 +119,7 @@ export const CORE_COLUMNS: Record<string, ColumnSpec[]> = {
 };
 
 /** printers.go printNode: Ready/NotReady/Unknown from the Ready condition, SchedulingDisabled when cordoned. */
-function nodeStatus(o: KubeObj): string {
+function nodeStatus(o: StoredObject): string {
   const ready = ((a(o).status?.conditions ?? []) as Any[]).find((c) => c.type === 'Ready');
   const status = [!ready ? 'Unknown' : ready.status === 'True' ? 'Ready' : 'NotReady'];
   if (a(o).spec?.unschedulable) status.push('SchedulingDisabled');
@@ -127,7 +127,7 @@ function nodeStatus(o: KubeObj): string {
 }
 
 /** node-role.kubernetes.io/<role> labels and the kubernetes.io/role label, sorted; <none> without any. */
-function nodeRoles(o: KubeObj): string {
+function nodeRoles(o: StoredObject): string {
   const roles = new Set<string>();
   for (const [k, v] of Object.entries(o.metadata.labels ?? {})) {
     const role = k.startsWith('node-role.kubernetes.io/') ? k.slice('node-role.kubernetes.io/'.length) : '';
@@ -137,7 +137,7 @@ function nodeRoles(o: KubeObj): string {
   return roles.size ? [...roles].sort().join(',') : '<none>';
 }
 
-function nodeAddress(o: KubeObj, type: string): string {
+function nodeAddress(o: StoredObject, type: string): string {
   const found = ((a(o).status?.addresses ?? []) as Any[]).find((ad) => ad.type === type);
   return found?.address ?? '<none>';
 }

@@ -1,6 +1,6 @@
 /** Printed columns for the workload kinds: apps (Deployment, ReplicaSet, StatefulSet, DaemonSet), batch and autoscaling. */
 import { age, humanDuration } from './duration.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import {
   AGE,
   NAME,
@@ -14,7 +14,7 @@ import {
   type ColumnSpec,
 } from './column-helpers.js';
 
-function hpaTargets(o: KubeObj): string {
+function hpaTargets(o: StoredObject): string {
   const metrics = (a(o).spec?.metrics ?? []) as Any[];
   const current = (a(o).status?.currentMetrics ?? []) as Any[];
   if (!metrics.length) return '<none>';
@@ -103,7 +103,7 @@ export const WORKLOAD_COLUMNS: Record<string, ColumnSpec[]> = {
 };
 
 /** printers.go printJob: the first true condition of Complete, Failed, (deleting), Suspended, FailureTarget, SuccessCriteriaMet. */
-function jobStatus(o: KubeObj): string {
+function jobStatus(o: StoredObject): string {
   const conditions = (a(o).status?.conditions ?? []) as Any[];
   const has = (type: string) => conditions.find((c) => c.type === type)?.status === 'True';
   if (has('Complete')) return 'Complete';
@@ -115,7 +115,7 @@ function jobStatus(o: KubeObj): string {
   return 'Running';
 }
 
-function jobCompletions(o: KubeObj): string {
+function jobCompletions(o: StoredObject): string {
   const succeeded = a(o).status?.succeeded ?? 0;
   const completions = a(o).spec?.completions;
   if (typeof completions === 'number') return `${succeeded}/${completions}`;
@@ -124,7 +124,7 @@ function jobCompletions(o: KubeObj): string {
 }
 
 /** From startTime to completionTime once the job completed; to now while it runs; empty before it starts. */
-function jobDuration(o: KubeObj): string {
+function jobDuration(o: StoredObject): string {
   const { startTime, completionTime } = (a(o).status ?? {}) as Any;
   if (!startTime) return '';
   if (!completionTime) return age(startTime);

@@ -4,7 +4,7 @@
  * column lists; results are cached per object because three columns share them.
  */
 import { age } from './duration.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { a, type Any } from './column-helpers.js';
 
 interface PodCells {
@@ -13,12 +13,12 @@ interface PodCells {
   restarts: string;
 }
 
-const podCellCache = new WeakMap<KubeObj, PodCells>();
+const podCellCache = new WeakMap<StoredObject, PodCells>();
 const laterThan = (a: string | undefined, b: string | undefined) =>
   Boolean(a) && (!b || Date.parse(a!) > Date.parse(b));
 
 /** printers.go printPod: READY, STATUS and RESTARTS as kubectl shows them on a real cluster. */
-export function podCells(o: KubeObj): PodCells {
+export function podCells(o: StoredObject): PodCells {
   const cached = podCellCache.get(o);
   if (cached) return cached;
   const spec = (a(o).spec ?? {}) as Any;

@@ -3,7 +3,7 @@ import { humanDuration } from './duration.js';
 import { evaluateJsonPath } from './jsonpath.js';
 import { Registry } from '../resources/registry.js';
 import { BUILTIN_RESOURCES, type ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { columnsFor, toTable } from './table.js';
 
 const info = (kind: string) => BUILTIN_RESOURCES.find((r) => r.kind === kind && !r.storage) as ResourceInfo;
@@ -56,7 +56,7 @@ describe('Table output', () => {
         template: { spec: { containers: [{ name: 'main', image: 'nginx:1' }] } },
       },
       status: { readyReplicas: 2, updatedReplicas: 3, availableReplicas: 2 },
-    } as KubeObj;
+    } as StoredObject;
     const table = toTable(columnsFor(info('Deployment'), crds), [deploy], { resourceVersion: '9' }) as any;
     expect(table.columnDefinitions.map((c: any) => `${c.name}:${c.priority}`)).toEqual([
       'Name:0',
@@ -108,7 +108,7 @@ describe('Table output', () => {
       metadata: { name: 'w' },
       spec: { size: 4 },
       status: { conditions: [{ type: 'Ready', status: 'True' }] },
-    } as KubeObj;
+    } as StoredObject;
     const table = toTable(columnsFor(widget, manager), [obj], {}) as any;
     expect(table.columnDefinitions.map((c: any) => [c.name, c.type])).toEqual([
       ['Name', 'string'],
@@ -134,7 +134,7 @@ describe('Table output', () => {
 
 describe('pod and job rows as printers.go prints them', () => {
   const row = (kind: string, obj: object) =>
-    (toTable(columnsFor(info(kind), crds), [obj as KubeObj], {}) as any).rows[0].cells;
+    (toTable(columnsFor(info(kind), crds), [obj as StoredObject], {}) as any).rows[0].cells;
   const pod = (status: object, meta: object = {}) => ({
     apiVersion: 'v1',
     kind: 'Pod',

@@ -2,7 +2,7 @@ import type { CrdManager, PrinterColumn } from '../resources/crds.js';
 import { age } from './duration.js';
 import { evaluateJsonPath } from './jsonpath.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import type { KubeObj } from '../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { BUILTIN_COLUMNS, CRD_DEFAULT_COLUMNS, DEFAULT_COLUMNS, type ColumnSpec } from './columns.js';
 
 export interface TableOptions {
@@ -45,7 +45,7 @@ export function columnsFor(info: ResourceInfo, crds: CrdManager): ColumnSpec[] {
   return BUILTIN_COLUMNS[info.kind] ?? DEFAULT_COLUMNS;
 }
 
-function rowObject(obj: KubeObj, includeObject: string): unknown {
+function rowObject(obj: StoredObject, includeObject: string): unknown {
   if (includeObject === 'None') return undefined;
   if (includeObject === 'Object') return obj;
   return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
@@ -54,7 +54,7 @@ function rowObject(obj: KubeObj, includeObject: string): unknown {
 /** A meta.k8s.io/v1 Table for objects (a list, a single get, or one watch event). */
 export function toTable(
   columns: ColumnSpec[],
-  objects: KubeObj[],
+  objects: StoredObject[],
   listMeta: Record<string, unknown>,
   opts: TableOptions = {},
 ): Record<string, unknown> {

@@ -12,7 +12,7 @@ import {
   type Verb,
 } from '../../resources/builtin.js';
 import type { ResourceRoute } from '../router.js';
-import type { KubeObj } from '../../store/types.js';
+import { type StoredObject } from '#kube-core';
 import { columnsFor, toTable } from '../../table/table.js';
 import type { WatchHub } from '../watch.js';
 import { deleteOptions, listQuery, writeOptions } from './params.js';
@@ -238,7 +238,7 @@ function startWatch(
     {
       info,
       namespace: ns,
-      filter: (obj: KubeObj) => filter(obj),
+      filter: (obj: StoredObject) => filter(obj),
       resourceVersion: query.get('resourceVersion') ?? undefined,
       timeoutSeconds: timeout ? Number(timeout) : undefined,
       allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true',

@@ -6,7 +6,7 @@ import { decodeBody, readBody, sendJson } from '../messages.js';
 import { evaluateJsonPath } from '../../table/jsonpath.js';
 import { conflict, MODIFIED_MESSAGE } from '../../objects/meta.js';
 import type { ResourceInfo } from '../../resources/builtin.js';
-import type { KubeObj } from '../../store/types.js';
+import { type StoredObject } from '#kube-core';
 import type { ResourceContext } from './resource.js';
 import { writeOptions } from './params.js';
 
@@ -34,7 +34,7 @@ function selectorString(sel: Selector | undefined): string {
 const first = (obj: unknown, path: string) => evaluateJsonPath(obj, path)[0];
 
 /** autoscaling/v1 Scale of a workload or of a custom resource (through its CRD's scale paths). */
-export function scaleOf(obj: KubeObj, paths: ScalePaths, builtin: boolean): KubeObj {
+export function scaleOf(obj: StoredObject, paths: ScalePaths, builtin: boolean): StoredObject {
   const selector = builtin
     ? selectorString((obj.spec as { selector?: Selector } | undefined)?.selector)
     : paths.labelSelectorPath
@@ -59,7 +59,7 @@ export function scaleOf(obj: KubeObj, paths: ScalePaths, builtin: boolean): Kube
   };
 }
 
-function setPath(obj: KubeObj, path: string, value: unknown): void {
+function setPath(obj: StoredObject, path: string, value: unknown): void {
   const keys = path.replace(/^\./, '').split('.');
   let cur = obj as Record<string, unknown>;
   for (const key of keys.slice(0, -1)) {
