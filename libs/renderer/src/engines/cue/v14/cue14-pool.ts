@@ -1,0 +1,130 @@
+import { availableParallelism } from 'node:os';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Clock } from '#kube-core';
+import { WorkerPool } from '../../worker-pool.js';
+
+/**
+ * CUE v0.14.1 (KubeVela's version, our own WebAssembly build in
+ * libs/renderer/cue-wasm) in worker threads, with the pool's per-task
+ * deadline and worker replacement. Each worker compiles a template once and
+ * keeps it. Phase 1 of issue 14: nothing renders through this yet.
+ */
+export type Cue14Task =
+  | { op: 'version' }
+  | { op: 'render'; source: string; parameter: unknown; context: unknown }
+  | { op: 'evaluate'; source: string; parameter: unknown; context: unknown; fields: string[] }
+  | { op: 'vet'; source: string; properties: unknown }
+  | { op: 'schema'; source: string }
+  | { op: 'openapi'; source: string }
+  | { op: 'comments'; source: string }
+  | { op: 'panic' }
+  | { op: 'crash' };
+
+/** One CUE error: its field path (`parameter.ports.0.port`), its message, the template line. */
+export interface Cue14Error {
+  path: string;
+  message: string;
+  line?: number;
+}
+
+/** What KubeVela reads from an evaluated template; `outputs` in the template's own order. */
+export interface Cue14Render {
+  output?: Record<string, unknown>;
+  outputs: Record<string, Record<string, unknown>>;
+  patch?: Record<string, unknown>;
+  /** KubeVela's `errs`: the template's own verdict on the properties. */
+  errs?: unknown;
+}
+
+/** Properties unified with `parameter`: every error, or the result with defaults applied. */
+export interface Cue14Vet {
+  valid: boolean;
+  errors: Cue14Error[];
+  parameter?: Record<string, unknown>;
+}
+
+/** A `// +name=value` marker on a field: path with "[]" for list items, "[string]" for patterns. */
+export interface Cue14Annotation {
+  path: string[];
+  line: number;
+  marks: Record<string, string>;
+}
+
+export interface Cue14PoolOptions {
+  /** Hard limit for one task, in milliseconds. */
+  timeoutMs: number;
+  /** Worker threads; default: the number of CPUs, at most 2. */
+  size?: number;
+  clock?: Clock;
+  /** Passed to each Worker (tests capture its stdout/stderr). */
+  workerOptions?: WorkerOptions;
+  /** Called with each worker started (tests read its captured streams). */
+  onWorker?: (worker: Worker) => void;
+}
+
+export const CUE14_WORKER_FILE = new URL('./cue14.worker.mjs', import.meta.url);
+
+export interface Cue14Pool {
+  version(): Promise<{ cue: string; go: string }>;
+  render(source: string, parameter: unknown, context: unknown): Promise<Cue14Render>;
+  /** Named top-level fields with `parameter` and `context` filled (`isHealth`, `message`). */
+  evaluate(
+    source: string,
+    parameter: unknown,
+    context: unknown,
+    fields: string[],
+  ): Promise<Record<string, unknown>>;
+  vet(source: string, properties: unknown): Promise<Cue14Vet>;
+  /**
+   * A JSON Schema of `parameter`, read from CUE's evaluated value: it exists for every
+   * template that compiles and never rejects what CUE accepts (disjunctions are `anyOf`,
+   * no `not`); descriptions from `+usage=`, defaults from CUE's.
+   */
+  schema(source: string): Promise<Record<string, any>>;
+  /**
+   * CUE's own OpenAPI v3 export of `parameter` (`components.schemas.parameter`). It refuses
+   * some constraints (`*1 | int & >=0`: "unsupported op for number &").
+   */
+  openapi(source: string): Promise<Record<string, any>>;
+  comments(source: string): Promise<Cue14Annotation[]>;
+  /** Runs a raw task (test hooks: `panic`, `crash`). */
+  run(task: Cue14Task): Promise<unknown>;
+  readonly stats: WorkerPool<Cue14Task, unknown>['stats'];
+  close(): Promise<void>;
+}
+
+export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
+  const pool = new WorkerPool<Cue14Task, unknown>({
+    size: options.size ?? Math.max(1, Math.min(2, availableParallelism())),
+    createWorker: () => {
+      const worker = new Worker(CUE14_WORKER_FILE, options.workerOptions);
+      options.onWorker?.(worker);
+      return worker;
+    },
+    clock: options.clock,
+  });
+  const run = (task: Cue14Task) => pool.run(task, options.timeoutMs);
+  return {
+    version: async () => (await run({ op: 'version' })) as { cue: string; go: string },
+    render: async (source, parameter, context) => {
+      const raw = (await run({ op: 'render', source, parameter, context })) as Omit<
+        Cue14Render,
+        'outputs'
+      > & {
+        outputs: [string, Record<string, unknown>][];
+      };
+      return { ...raw, outputs: Object.fromEntries(raw.outputs) };
+    },
+    evaluate: async (source, parameter, context, fields) =>
+      (await run({ op: 'evaluate', source, parameter, context, fields })) as Record<string, unknown>,
+    vet: async (source, properties) => (await run({ op: 'vet', source, properties })) as Cue14Vet,
+    schema: async (source) => (await run({ op: 'schema', source })) as Record<string, any>,
+    openapi: async (source) => (await run({ op: 'openapi', source })) as Record<string, any>,
+    comments: async (source) => (await run({ op: 'comments', source })) as Cue14Annotation[],
+    run,
+    get stats() {
+      return pool.stats;
+    },
+    close: () => pool.close(),
+  };
+}

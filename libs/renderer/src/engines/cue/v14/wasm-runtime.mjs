@@ -1,0 +1,250 @@
+/* global WebAssembly, TextDecoder, performance */
+// Loads the renderer's CUE evaluator (libs/renderer/cue-wasm: cuelang.org/go v0.14.1 compiled
+// to WebAssembly, shipped gzipped in cue-wasm/dist/) and exposes its functions with types.
+// Plain JS because Node 20 cannot start a .ts file in a worker; meant to run inside one
+// (cue14.worker.mjs), one Go runtime per thread.
+//
+// Nothing the Go runtime writes reaches the process's stdout or stderr: Go's wasm_exec.js
+// writes through `globalThis.fs.writeSync` and reports exits through `go.exit`, and both are
+// replaced here before it loads, so a panic trace is captured (and returned in the error),
+// never printed.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+
+/** @typedef {{ path: string; message: string; line?: number }} CueError */
+/** @typedef {{ output?: Record<string, unknown>; outputs: [string, Record<string, unknown>][]; patch?: Record<string, unknown>; errs?: unknown }} CueRenderValue */
+/** @typedef {{ valid: boolean; errors: CueError[]; parameter?: Record<string, unknown> }} CueVetValue */
+/** @typedef {{ path: string[]; line: number; marks: Record<string, string> }} CueAnnotation */
+
+/** CUE rejected the input (a template, properties, a context): the runtime is fine. */
+export class CueEvalError extends Error {
+  /**
+   * @param {string} message
+   * @param {CueError[]} [errors]
+   */
+  constructor(message, errors = []) {
+    super(message);
+    this.name = 'CueEvalError';
+    /** Every CUE error, each with its field path. */
+    this.errors = errors;
+  }
+}
+
+/** The Go runtime died (out of memory, an unrecovered panic): this instance is unusable. */
+export class CueRuntimeDiedError extends Error {
+  /** @param {string} message */
+  constructor(message) {
+    super(message);
+    this.name = 'CueRuntimeDiedError';
+  }
+}
+
+/** How much of the Go runtime's own output is kept for error messages. */
+const CAPTURE_LIMIT = 64 * 1024;
+
+/**
+ * The folder holding cue.wasm.gz and wasm_exec.js: libs/renderer/cue-wasm/dist, found from
+ * this file whether it runs from the sources or from the compiled dist/ tree.
+ * @returns {string}
+ */
+export function defaultAssetDir() {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    for (const candidate of [
+      join(dir, 'cue-wasm', 'dist'),
+      join(dir, 'libs', 'renderer', 'cue-wasm', 'dist'),
+    ]) {
+      if (existsSync(join(candidate, 'cue.wasm.gz')) && existsSync(join(candidate, 'wasm_exec.js')))
+        return candidate;
+    }
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('cannot find libs/renderer/cue-wasm/dist/cue.wasm.gz');
+    dir = parent;
+  }
+}
+
+let loaded = false;
+
+/**
+ * Loads the module once per thread (a second Go runtime in the same thread would share
+ * `globalThis.fs` and the exported functions) and returns its typed functions.
+ * @param {{ assetDir?: string }} [options]
+ */
+export async function loadCue(options = {}) {
+  if (loaded) throw new Error('the CUE module is already loaded in this thread');
+  loaded = true;
+  const dir = options.assetDir ?? defaultAssetDir();
+  let captured = '';
+  const decoder = new TextDecoder('utf-8');
+  const capture = (/** @type {Uint8Array} */ buf) => {
+    captured = (captured + decoder.decode(buf)).slice(-CAPTURE_LIMIT);
+    return buf.length;
+  };
+  const enosys = () => Object.assign(new Error('not implemented'), { code: 'ENOSYS' });
+  const unsupported = (/** @type {unknown[]} */ ...args) => {
+    const callback = args[args.length - 1];
+    if (typeof callback === 'function') callback(enosys());
+  };
+  // Go's wasm_exec.js keeps this `fs` if one is present: every write lands in `captured`.
+  const g = /** @type {any} */ (globalThis);
+  g.fs = new Proxy(
+    {
+      constants: {
+        O_WRONLY: -1,
+        O_RDWR: -1,
+        O_CREAT: -1,
+        O_TRUNC: -1,
+        O_APPEND: -1,
+        O_EXCL: -1,
+        O_DIRECTORY: -1,
+      },
+      writeSync: (/** @type {number} */ _fd, /** @type {Uint8Array} */ buf) => capture(buf),
+      write(
+        /** @type {number} */ _fd,
+        /** @type {Uint8Array} */ buf,
+        /** @type {number} */ offset,
+        /** @type {number} */ length,
+        /** @type {number | null} */ _position,
+        /** @type {(err: Error | null, n?: number) => void} */ callback,
+      ) {
+        callback(null, capture(buf.subarray(offset, offset + length)));
+      },
+      fsync: (/** @type {number} */ _fd, /** @type {(err: null) => void} */ callback) => callback(null),
+    },
+    { get: (target, key) => (key in target ? target[/** @type {keyof target} */ (key)] : unsupported) },
+  );
+  await import(pathToFileURL(join(dir, 'wasm_exec.js')).href);
+  const go = new g.Go();
+  /** @type {number | undefined} */
+  let exitCode;
+  go.exit = (/** @type {number} */ code) => {
+    exitCode = code;
+  };
+  const started = performance.now();
+  const bytes = gunzipSync(readFileSync(join(dir, 'cue.wasm.gz')));
+  const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
+  // run() resolves only when the Go program exits; main() registers its functions, then blocks.
+  const exited = go.run(instance).then(() => {
+    exitCode ??= 0;
+  });
+  const api = g.__oamCue;
+  if (!api) throw new CueRuntimeDiedError(`the CUE module did not start: ${lastLines(captured)}`);
+  const loadMs = performance.now() - started;
+
+  /**
+   * Calls one Go function and unwraps its {"ok", "value" | "error"} reply.
+   * @param {string} name
+   * @param {unknown[]} args
+   */
+  const call = (name, ...args) => {
+    if (go.exited) throw died();
+    /** @type {unknown} */
+    let reply;
+    try {
+      reply = api[name](...args);
+    } catch (err) {
+      throw died(err);
+    }
+    if (go.exited || typeof reply !== 'string') throw died();
+    const parsed = JSON.parse(reply);
+    if (!parsed.ok) throw new CueEvalError(parsed.error ?? 'CUE failed', parsed.errors ?? []);
+    return parsed.value;
+  };
+  /** @param {unknown} [cause] */
+  const died = (cause) => {
+    const why = lastLines(captured) || (cause instanceof Error ? cause.message : 'the Go runtime exited');
+    return new CueRuntimeDiedError(
+      `the CUE evaluator died${exitCode !== undefined ? ` (exit code ${exitCode})` : ''}: ${why}`,
+    );
+  };
+
+  return {
+    /** Milliseconds spent gunzipping, instantiating and starting the module. */
+    loadMs,
+    /** Resolves when the Go runtime exits (it should not, except by dying). */
+    exited,
+    /** Whether the Go runtime has died: every later call throws CueRuntimeDiedError. */
+    get dead() {
+      return Boolean(go.exited);
+    },
+    /** What the Go runtime wrote (normally nothing): kept, never printed. */
+    get captured() {
+      return captured;
+    },
+    /** @returns {{ cue: string; go: string }} */
+    version: () => /** @type {any} */ (call('version')),
+    /**
+     * Compiles a template once (idempotent) and returns its handle, the source's SHA-256.
+     * `context` is declared open: templates read it without declaring it.
+     * @param {string} source
+     * @returns {string}
+     */
+    compile: (source) => /** @type {string} */ (call('compile', source)),
+    /** @param {string} handle */
+    release: (handle) => void call('release', handle),
+    /**
+     * `output`, `outputs` (as [name, object] pairs, each read on its own), `patch` and `errs`.
+     * @param {string} handle
+     * @param {unknown} parameter
+     * @param {unknown} context
+     * @returns {CueRenderValue}
+     */
+    render: (handle, parameter, context) =>
+      /** @type {CueRenderValue} */ (
+        call('render', handle, JSON.stringify(parameter), JSON.stringify(context))
+      ),
+    /**
+     * The named top-level fields, evaluated with `parameter` and `context` (health policies).
+     * @param {string} handle
+     * @param {unknown} parameter
+     * @param {unknown} context
+     * @param {string[]} fields
+     * @returns {Record<string, unknown>}
+     */
+    evaluate: (handle, parameter, context, fields) =>
+      /** @type {Record<string, unknown>} */ (
+        call('evaluate', handle, JSON.stringify(parameter), JSON.stringify(context), JSON.stringify(fields))
+      ),
+    /**
+     * Unifies properties with the template's `parameter`: every error with its path.
+     * @param {string} handle
+     * @param {unknown} properties
+     * @returns {CueVetValue}
+     */
+    vet: (handle, properties) => /** @type {CueVetValue} */ (call('vet', handle, JSON.stringify(properties))),
+    /**
+     * The OpenAPI v3 document of `parameter` (`components.schemas.parameter`).
+     * @param {string} handle
+     * @returns {Record<string, any>}
+     */
+    schema: (handle) => /** @type {Record<string, any>} */ (call('schema', handle)),
+    /**
+     * CUE's own OpenAPI v3 export of `parameter` (`components.schemas.parameter`); it refuses
+     * some constraints (`*1 | int & >=0`), so it is not what the renderer relies on.
+     * @param {string} handle
+     * @returns {Record<string, any>}
+     */
+    openapi: (handle) => /** @type {Record<string, any>} */ (call('openapi', handle)),
+    /**
+     * The `+patchKey=`, `+patchStrategy=`, `+usage=` markers of a source's fields.
+     * @param {string} source
+     * @returns {CueAnnotation[]}
+     */
+    comments: (source) => /** @type {CueAnnotation[]} */ (call('comments', source)),
+    /** Test hook: a panic inside an entry point (recovered: a CueEvalError). */
+    panic: () => call('panic'),
+    /** Test hook: an unrecoverable panic in a goroutine (the runtime dies). */
+    crash: () => call('crash'),
+  };
+}
+
+/** @param {string} text */
+function lastLines(text) {
+  const lines = text.trim().split('\n');
+  const first = lines.findIndex((l) => /^(panic|fatal error|runtime:)/.test(l));
+  return (first >= 0 ? lines.slice(first, first + 2) : lines.slice(-2)).join(' ').trim();
+}
+
+/** @typedef {Awaited<ReturnType<typeof loadCue>>} CueRuntime */
