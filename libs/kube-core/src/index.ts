@@ -30,6 +30,18 @@ export {
   isControlledBy,
   ownerReferenceTo,
 } from './owner.js';
+export {
+  labelSelectorFromObject,
+  labelSelectorMatches,
+  matchesFields,
+  matchesLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+  SelectorError,
+  type FieldRequirement,
+  type LabelRequirement,
+  type LabelSelector,
+} from './selectors/selectors.js';
 export { stableStringify } from './json/stable.js';
 export { hashOf } from './json/hash.js';
 export { cloneJson, deepEqual, isJsonObject } from './json/values.js';

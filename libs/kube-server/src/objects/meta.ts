@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { ApiError, type StatusCause } from '../errors.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import { type StoredObject } from '#kube-core';
+import { stableStringify, type StoredObject } from '#kube-core';
 
 /** RFC 3339 with seconds, as kube-apiserver writes timestamps. */
 export function nowTimestamp(): string {
@@ -20,21 +20,9 @@ export function generateNameSuffix(): string {
 export function specChanged(before: StoredObject, after: StoredObject): boolean {
   const strip = (o: StoredObject) => {
     const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
-    return JSON.stringify(sortKeys(rest));
+    return stableStringify(rest);
   };
   return strip(before) !== strip(after);
-}
-
-export function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as object)
-        .sort()
-        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
-    );
-  }
-  return value;
 }
 
 /**
@@ -45,7 +33,7 @@ export function sortKeys(value: unknown): unknown {
 export function sameContent(a: StoredObject, b: StoredObject): boolean {
   const strip = (o: StoredObject) => {
     const { resourceVersion: _r, ...meta } = o.metadata;
-    return JSON.stringify(sortKeys({ ...o, metadata: meta }));
+    return stableStringify({ ...o, metadata: meta });
   };
   return strip(a) === strip(b);
 }

@@ -4,9 +4,17 @@ import { ApiError } from '../errors.js';
 import { selectableFields } from '../query/fields.js';
 import { decodeContinue, encodeContinue } from '../query/paging.js';
 import { storageKey, type ResourceInfo } from '../resources/builtin.js';
-import { matchesFields, matchesLabels, parseFieldSelector, parseLabelSelector } from '../query/selectors.js';
 import type { StoredEntry } from '../store/types.js';
-import { type StoredObject } from '#kube-core';
+import {
+  matchesFields,
+  matchesLabels,
+  parseFieldSelector,
+  parseLabelSelector,
+  SelectorError,
+  type FieldRequirement,
+  type LabelRequirement,
+  type StoredObject,
+} from '#kube-core';
 import { badRequest, notFound } from './meta.js';
 
 export interface ListQuery {
@@ -52,8 +60,15 @@ export function compileFilter(
   labelSelector?: string,
   fieldSelector?: string,
 ): (obj: StoredObject) => boolean {
-  const labels = parseLabelSelector(labelSelector);
-  const fields = parseFieldSelector(fieldSelector, selectableFields(storageKey(info)));
+  let labels: LabelRequirement[];
+  let fields: FieldRequirement[];
+  try {
+    labels = parseLabelSelector(labelSelector);
+    fields = parseFieldSelector(fieldSelector, selectableFields(storageKey(info)));
+  } catch (err) {
+    if (err instanceof SelectorError) throw new ApiError(400, 'BadRequest', err.message);
+    throw err;
+  }
   if (!labels.length && !fields.length) return () => true;
   return (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj);
 }

@@ -6,13 +6,13 @@
  * keeps status.active, lastScheduleTime and lastSuccessfulTime, and deletes
  * finished Jobs beyond the history limits.
  */
-import { type StoredObject } from '#kube-core';
+import { isControlledBy, type StoredObject } from '#kube-core';
 import { mostRecent, nextAfter, parseCron, type CronSchedule } from './cron.js';
 import { isJobFinished } from './job.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
 import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
 import { findCondition, parseTime, timestamp } from './values.js';
-import { controllerRef, isControlledBy } from './ownership.js';
+import { controllerRef } from './ownership.js';
 
 export const CRONJOB = 'cronjob';
 const COMPONENT = 'cronjob-controller';
@@ -55,7 +55,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
   const spec = (cj.spec ?? {}) as Obj;
   const status: Obj = { ...((cj.status ?? {}) as Obj) };
   const now = sim.now();
-  const jobs = listObjs(sim, GVR.jobs, namespace).filter((j) => isControlledBy(j, cj));
+  const jobs = listObjs(sim, GVR.jobs, namespace).filter((j) => isControlledBy(j, cj.metadata.uid as string));
   const byUid = new Map(jobs.map((j) => [j.metadata.uid, j]));
 
   // The active list: finished or vanished jobs leave it; unfinished children we own are listed.

@@ -5,7 +5,7 @@
  * ScalingReplicaSet event, pruning history, and writing the deployment back.
  * The sync's decisions (which strategy, how far to scale) are in deployment.ts.
  */
-import { type StoredObject } from '#kube-core';
+import { isControlledBy, type StoredObject } from '#kube-core';
 import {
   DESIRED_REPLICAS,
   MAX_REPLICAS,
@@ -36,7 +36,6 @@ import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
 import { clone, deleteObj, getObj, writeObj, writeStatus } from './objects.js';
 import { findCondition, omitZero, semantic } from './values.js';
-import { isControlledBy } from './ownership.js';
 
 const COMPONENT = 'deployment-controller';
 
@@ -122,7 +121,7 @@ export class DeploymentReplicaSets {
       );
       if (
         found &&
-        isControlledBy(found, d) &&
+        isControlledBy(found, d.metadata.uid as string) &&
         equalIgnoreHash((found.spec as Obj).template, this.spec.template)
       ) {
         createdRS = found;

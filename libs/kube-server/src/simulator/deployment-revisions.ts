@@ -5,11 +5,11 @@
  * ReplicaSet. Kept apart from the controller because these are the pieces
  * `kubectl rollout history/undo` reads back, and they must match kube exactly.
  */
-import { type StoredObject } from '#kube-core';
+import type { LabelSelector, StoredObject } from '#kube-core';
 import { type Obj } from './sim.js';
 import { clone } from './objects.js';
 import { parseTime, sameJson, semantic } from './values.js';
-import { controllerRef, type LabelSelector } from './ownership.js';
+import { controllerRef } from './ownership.js';
 
 export const HASH_LABEL = 'pod-template-hash';
 export const REVISION = 'deployment.kubernetes.io/revision';

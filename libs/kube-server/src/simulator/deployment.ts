@@ -12,7 +12,7 @@
  * deployment-rollout.ts, the annotations in deployment-revisions.ts and the
  * status/conditions in deployment-status.ts.
  */
-import { type StoredObject } from '#kube-core';
+import { controllerOf, type StoredObject } from '#kube-core';
 import { DESIRED_REPLICAS, byCreation } from './deployment-revisions.js';
 import { DeploymentReplicaSets } from './deployment-replicasets.js';
 import {
@@ -33,7 +33,7 @@ import {
 import { isPodActive } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { getObj, listObjs } from './objects.js';
-import { claim, controllerOf } from './ownership.js';
+import { claim } from './ownership.js';
 
 export { HASH_LABEL, REVISION, equalIgnoreHash } from './deployment-revisions.js';
 

@@ -3,7 +3,7 @@ import { type StoredObject } from '#kube-core';
 import { isPodReady } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { clone, deleteObj, served, writeObj } from './objects.js';
-import { stableJson } from './values.js';
+import { stableStringify } from '#kube-core';
 import {
   SERVICE,
   SLICE_SERVICE_NAME,
@@ -117,7 +117,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
         targetRef: targetRef(pod),
         ...(nodeName ? { nodeName } : {}),
       };
-      const key = stableJson([...ports].sort((a, b) => portOrder(a).localeCompare(portOrder(b))));
+      const key = stableStringify([...ports].sort((a, b) => portOrder(a).localeCompare(portOrder(b))));
       let group = groups.get(key);
       if (!group) groups.set(key, (group = { ports, endpoints: [] }));
       group.endpoints.push(endpoint);
@@ -126,7 +126,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
       .filter((s) => ownedBy(s) && s.addressType === addressType)
       .sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
     const sliceKey = (s: StoredObject) =>
-      stableJson(
+      stableStringify(
         (norm((s.ports as Obj[] | undefined) ?? []) as Obj[]).sort((a, b) =>
           portOrder(a).localeCompare(portOrder(b)),
         ),
@@ -139,7 +139,9 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
           { ip: b.addresses[0], targetRef: b.targetRef },
         ),
       );
-      const reusable = mine.filter((s) => !used.has(s) && sliceKey(s) === stableJson(norm(JSON.parse(key))));
+      const reusable = mine.filter(
+        (s) => !used.has(s) && sliceKey(s) === stableStringify(norm(JSON.parse(key))),
+      );
       for (let i = 0; i * MAX_ENDPOINTS_PER_SLICE < endpoints.length; i++) {
         const chunk = endpoints.slice(i * MAX_ENDPOINTS_PER_SLICE, (i + 1) * MAX_ENDPOINTS_PER_SLICE);
         const slice = reusable[i];

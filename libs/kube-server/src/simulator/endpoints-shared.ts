@@ -2,7 +2,8 @@
 import { type StoredObject } from '#kube-core';
 import { phaseOf } from './pods.js';
 import { type Obj } from './sim.js';
-import { semantic, stableJson } from './values.js';
+import { stableStringify } from '#kube-core';
+import { semantic } from './values.js';
 
 export const SERVICE = 'service';
 
@@ -96,7 +97,7 @@ export function norm(value: unknown): unknown {
   };
   return semantic(dropEmptyStrings(value));
 }
-export const same = (a: unknown, b: unknown) => stableJson(norm(a)) === stableJson(norm(b));
+export const same = (a: unknown, b: unknown) => stableStringify(norm(a)) === stableStringify(norm(b));
 
 /** Bytewise IP order, then target UID (endpoints.LessEndpointAddress). */
 export const compareAddress = (a: Obj, b: Obj) =>
@@ -123,7 +124,7 @@ export function repackSubsets(entries: AddressEntry[]): Obj[] {
   for (const e of entries) {
     const addrKey = `${e.address.ip}/${e.address.targetRef?.uid ?? ''}`;
     if (!addrs.has(addrKey)) addrs.set(addrKey, e.address);
-    const portKey = e.port ? stableJson(e.port) : '';
+    const portKey = e.port ? stableStringify(e.port) : '';
     let slot = byPort.get(portKey);
     if (!slot) byPort.set(portKey, (slot = { port: e.port, ready: new Map() }));
     const was = slot.ready.get(addrKey);
@@ -131,7 +132,7 @@ export function repackSubsets(entries: AddressEntry[]): Obj[] {
   }
   const groups = new Map<string, { ready: Map<string, boolean>; ports: Obj[] }>();
   for (const { port, ready } of byPort.values()) {
-    const key = stableJson([...ready.entries()].sort(([a], [b]) => a.localeCompare(b)));
+    const key = stableStringify([...ready.entries()].sort(([a], [b]) => a.localeCompare(b)));
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { ready, ports: [] }));
     if (port) group.ports.push(port);
@@ -149,7 +150,7 @@ export function repackSubsets(entries: AddressEntry[]): Obj[] {
       ...(ports.length ? { ports } : {}),
     };
   });
-  return subsets.sort((a, b) => stableJson(a.ports ?? []).localeCompare(stableJson(b.ports ?? [])));
+  return subsets.sort((a, b) => stableStringify(a.ports ?? []).localeCompare(stableStringify(b.ports ?? [])));
 }
 
 /** The address family a Service publishes (its first ipFamily, else its IP's, else the pod's). */

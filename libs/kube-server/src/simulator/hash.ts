@@ -1,4 +1,4 @@
-import { stableJson } from './values.js';
+import { stableStringify } from '#kube-core';
 
 /** 32-bit FNV-1a, the hash kube's controllers use for template hashes. */
 export function fnv32a(bytes: Uint8Array, seed = 0x811c9dc5): number {
@@ -25,7 +25,7 @@ export function safeEncodeString(s: string): string {
  * little-endian bytes, printed in decimal and safe-encoded ("5d8f7b9c6").
  */
 export function computeHash(value: unknown, collisionCount?: number): string {
-  const data = new TextEncoder().encode(stableJson(value));
+  const data = new TextEncoder().encode(stableStringify(value));
   let h = fnv32a(data);
   if (collisionCount !== undefined && collisionCount !== null) {
     const extra = new Uint8Array(8);

@@ -23,7 +23,7 @@ import { Kubelet } from './kubelet.js';
 import { resolveOptions, type SimulatorOptions } from './options.js';
 import { reconcilers } from './reconcilers.js';
 import { EventRouter } from './routing.js';
-import { errorMessage, splitKey, type Sim } from './sim.js';
+import { errorMessage, splitQueueKey, type Sim } from './sim.js';
 import { WorkQueue } from './work-queue.js';
 
 export type { SimulatorOptions } from './options.js';
@@ -75,7 +75,7 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
       const handlers = reconcilers(sim, kubelet, endpoints);
       queue = new WorkQueue(
         (key) => {
-          const { kind, namespace, name } = splitKey(key);
+          const { kind, namespace, name } = splitQueueKey(key);
           handlers[kind]?.(namespace, name);
         },
         log,

@@ -11,7 +11,7 @@ import { HPA, reconcileHpa } from './hpa.js';
 import { JOB, reconcileJob } from './job.js';
 import { POD, type Kubelet } from './kubelet.js';
 import { NODE, reconcileNode } from './node.js';
-import { controllerOf, selectorMatches, type LabelSelector } from './ownership.js';
+import { controllerOf, labelSelectorMatches, type LabelSelector } from '#kube-core';
 import { PVC, reconcileClaim } from './pvc.js';
 import { REPLICASET, reconcileReplicaSet } from './replicaset.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
@@ -77,7 +77,7 @@ function wakeSelectingOwners(
   for (const [ownerGvr, kind] of owners) {
     for (const owner of sim.api.list(ownerGvr, namespace)) {
       const selector = (owner.spec as Obj | undefined)?.selector as LabelSelector | undefined;
-      if (selectorMatches(selector, orphan.metadata.labels))
+      if (labelSelectorMatches(selector, orphan.metadata.labels))
         sim.enqueue(keyOf(kind, namespace, owner.metadata.name as string));
     }
   }

@@ -16,7 +16,8 @@ import {
 import { GVR, errorMessage, keyOf, type Obj, type Sim } from './sim.js';
 import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
 import { omitZero, timestamp, type Condition } from './values.js';
-import { claim, selectorMatches } from './ownership.js';
+import { labelSelectorMatches } from '#kube-core';
+import { claim } from './ownership.js';
 
 export const REPLICASET = 'replicaset';
 const COMPONENT = 'replicaset-controller';
@@ -67,7 +68,7 @@ export function reconcileReplicaSet(sim: Sim, namespace: string, name: string): 
   const status: Obj = {
     replicas: active.length,
     fullyLabeledReplicas: active.filter((p) =>
-      selectorMatches({ matchLabels: templateLabels }, p.metadata.labels),
+      labelSelectorMatches({ matchLabels: templateLabels }, p.metadata.labels),
     ).length,
     readyReplicas: active.filter(isPodReady).length,
     availableReplicas: active.filter((p) => isPodAvailable(p, minReadySeconds, now)).length,

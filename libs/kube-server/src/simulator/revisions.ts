@@ -4,12 +4,12 @@
  * `<owner>-<hash>`, labelled with the owner's selector and
  * `controller.kubernetes.io/hash`, numbered by `revision`.
  */
-import { type StoredObject } from '#kube-core';
+import { isControlledBy, type StoredObject } from '#kube-core';
 import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
 import { clone, deleteObj, getObj, listObjs, writeObj, writeStatus } from './objects.js';
 import { sameJson, semantic } from './values.js';
-import { claim, isControlledBy } from './ownership.js';
+import { claim } from './ownership.js';
 
 export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
 
@@ -88,7 +88,11 @@ export function syncRevisions(sim: Sim, owner: StoredObject, ownerGvr: typeof GV
   } catch (err) {
     if (statusCode(err) !== 409) throw err;
     const found = getObj(sim, GVR.controllerrevisions, ns, revision.metadata.name as string);
-    if (found && isControlledBy(found, owner) && sameJson(semantic((found as Obj).data), semantic(data))) {
+    if (
+      found &&
+      isControlledBy(found, owner.metadata.uid as string) &&
+      sameJson(semantic((found as Obj).data), semantic(data))
+    ) {
       return { all: [...all, found], update: found, hash };
     }
     writeStatus(sim, ownerGvr, owner, {

@@ -5,7 +5,7 @@
  * orphans' possible adopters; at start, everything that exists gets a sync.
  */
 import type { ControllerEvent } from '../controllers/in-process.js';
-import { type StoredObject } from '#kube-core';
+import { controllerOf, type StoredObject } from '#kube-core';
 import { CRONJOB } from './cronjob.js';
 import { DAEMONSET } from './daemonset.js';
 import { DEPLOYMENT } from './deployment.js';
@@ -23,7 +23,6 @@ import { JOB } from './job.js';
 import { POD, type Kubelet } from './kubelet.js';
 import { nodeKey } from './node.js';
 import { listObjs } from './objects.js';
-import { controllerOf } from './ownership.js';
 import { PVC } from './pvc.js';
 import { NODE_CHANGED, ORPHAN_POD, ORPHAN_RS } from './reconcilers.js';
 import { REPLICASET } from './replicaset.js';

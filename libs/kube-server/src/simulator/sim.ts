@@ -47,9 +47,9 @@ export interface Sim {
   ): void;
 }
 
-/** Keys are "<kind>/<namespace>/<name>". */
+/** Queue keys are "<kind>/<namespace>/<name>" (not the cache's namespace/name: see '#kube-core' splitKey). */
 export const keyOf = (kind: string, namespace: string, name: string) => `${kind}/${namespace}/${name}`;
-export function splitKey(key: string): { kind: string; namespace: string; name: string } {
+export function splitQueueKey(key: string): { kind: string; namespace: string; name: string } {
   const [kind, namespace, ...rest] = key.split('/');
   return { kind, namespace, name: rest.join('/') };
 }

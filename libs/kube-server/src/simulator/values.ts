@@ -3,21 +3,8 @@
  * timestamps, conditions, int-or-percent, omitempty.
  */
 import { randomBytes } from 'node:crypto';
+import { stableStringify } from '#kube-core';
 import type { Obj } from './sim.js';
-
-export function sortKeysDeep(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeysDeep);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.keys(value as object)
-        .sort()
-        .map((k) => [k, sortKeysDeep((value as Obj)[k])]),
-    );
-  }
-  return value;
-}
-
-export const stableJson = (value: unknown) => JSON.stringify(sortKeysDeep(value));
 
 /**
  * Drops what a Go struct cannot tell from "absent": nulls, empty objects and
@@ -40,7 +27,7 @@ export function semantic(value: unknown): unknown {
   }
   return value;
 }
-export const sameJson = (a: unknown, b: unknown) => stableJson(a) === stableJson(b);
+export const sameJson = (a: unknown, b: unknown) => stableStringify(a) === stableStringify(b);
 
 /** RFC 3339 with seconds, as Kubernetes writes timestamps. */
 export function timestamp(ms: number): string {

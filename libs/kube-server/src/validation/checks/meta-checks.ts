@@ -80,32 +80,6 @@ export function isEmptySelector(selector: unknown): boolean {
   return Object.keys(asObj(sel.matchLabels)).length === 0 && asList(sel.matchExpressions).length === 0;
 }
 
-/** Whether `labels` satisfy a metav1.LabelSelector (matchLabels and matchExpressions). */
-export function selectorMatches(selector: unknown, labels: unknown): boolean {
-  const sel = asObj(selector);
-  const have = asObj(labels);
-  for (const [key, value] of Object.entries(asObj(sel.matchLabels))) {
-    if (have[key] !== value) return false;
-  }
-  return asList(sel.matchExpressions).every((raw) => {
-    const expr = asObj(raw);
-    const present = Object.prototype.hasOwnProperty.call(have, expr.key);
-    const values = asList(expr.values);
-    switch (expr.operator) {
-      case 'In':
-        return present && values.includes(have[expr.key]);
-      case 'NotIn':
-        return !present || !values.includes(have[expr.key]);
-      case 'Exists':
-        return present;
-      case 'DoesNotExist':
-        return !present;
-      default:
-        return false;
-    }
-  });
-}
-
 /** `must be greater than or equal to 0` for optional non-negative integers. */
 export function nonNegative(value: unknown, field: string): FieldCause[] {
   return typeof value === 'number' && value < 0

@@ -1,14 +1,8 @@
 /** apps/v1 and batch/v1 semantic checks (pkg/apis/apps/validation, pkg/apis/batch/validation). */
 import { type FieldCause, forbidden, goRepr, invalid, invalidRendered, required } from '../field-errors.js';
+import { labelSelectorMatches } from '#kube-core';
 import { regexError } from '../syntax.js';
-import {
-  type Obj,
-  asObj,
-  isEmptySelector,
-  nonNegative,
-  selectorMatches,
-  validateLabelSelector,
-} from './meta-checks.js';
+import { type Obj, asObj, isEmptySelector, nonNegative, validateLabelSelector } from './meta-checks.js';
 import { validatePodTemplate } from './pod-checks.js';
 
 /** How Go prints an empty *metav1.LabelSelector (its generated String()). */
@@ -35,7 +29,7 @@ function validateSelectorAndTemplate(
   }
   const template = asObj(spec.template);
   const labels = asObj(template.metadata).labels;
-  if (spec.selector && !isEmptySelector(spec.selector) && !selectorMatches(spec.selector, labels)) {
+  if (spec.selector && !isEmptySelector(spec.selector) && !labelSelectorMatches(spec.selector, labels)) {
     causes.push(
       invalidRendered(
         'spec.template.metadata.labels',

@@ -1,4 +1,4 @@
-import { selectorMatches } from './ownership.js';
+import { labelSelectorMatches as selectorMatches } from './selectors.js';
 
 describe('helpers', () => {
   it('matches label selectors with expressions', () => {

@@ -1,4 +1,22 @@
-import { ApiError } from '../errors.js';
+/**
+ * Label and field selectors (k8s.io/apimachinery/pkg/labels and fields): the
+ * `?labelSelector=` / `?fieldSelector=` strings and metav1.LabelSelector objects,
+ * parsed into requirements and matched against labels and objects.
+ */
+
+/** A selector that does not parse; the message is kube-apiserver's. */
+export class SelectorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SelectorError';
+  }
+}
+
+/** metav1.LabelSelector, as in workload specs. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
+}
 
 /** One label requirement, as in k8s.io/apimachinery/pkg/labels. */
 export interface LabelRequirement {
@@ -7,8 +25,7 @@ export interface LabelRequirement {
   values: string[];
 }
 
-const badSelector = (message: string) =>
-  new ApiError(400, 'BadRequest', `unable to parse requirement: ${message}`);
+const badSelector = (message: string) => new SelectorError(`unable to parse requirement: ${message}`);
 
 /** Splits on commas that are not inside parentheses. */
 function splitTopLevel(text: string): string[] {
@@ -81,10 +98,7 @@ export function matchesLabels(
 }
 
 /** A selector from a LabelSelector object ({matchLabels, matchExpressions}) as used in specs. */
-export function labelSelectorFromObject(selector: {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: Array<{ key: string; operator: string; values?: string[] }>;
-}): LabelRequirement[] {
+export function labelSelectorFromObject(selector: LabelSelector): LabelRequirement[] {
   const reqs: LabelRequirement[] = Object.entries(selector.matchLabels ?? {}).map(([key, v]) => ({
     key,
     op: 'in',
@@ -92,11 +106,48 @@ export function labelSelectorFromObject(selector: {
   }));
   for (const e of selector.matchExpressions ?? []) {
     const op = { In: 'in', NotIn: 'notin', Exists: 'exists', DoesNotExist: '!exists' }[e.operator];
-    if (!op) throw new ApiError(400, 'BadRequest', `"${e.operator}" is not a valid label selector operator`);
+    if (!op) throw new SelectorError(`"${e.operator}" is not a valid label selector operator`);
     reqs.push({ key: e.key, op: op as LabelRequirement['op'], values: e.values ?? [] });
   }
   return reqs;
 }
+
+/**
+ * Whether `labels` satisfy a metav1.LabelSelector (LabelSelectorAsSelector(...).Matches):
+ * no selector matches nothing, an empty one everything, an unknown operator nothing.
+ * Tolerates unvalidated input (validation calls it before the object is known good).
+ */
+export function labelSelectorMatches(selector: LabelSelector | undefined, labels: unknown): boolean {
+  if (!selector) return false;
+  const have = asMap(labels);
+  for (const [key, value] of Object.entries(asMap(selector.matchLabels))) {
+    if (have[key] !== value) return false;
+  }
+  const expressions: unknown[] = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+  return expressions.every((raw) => {
+    const expr = asMap(raw);
+    const present = typeof expr.key === 'string' && Object.hasOwn(have, expr.key);
+    const values: unknown[] = Array.isArray(expr.values) ? expr.values : [];
+    const value = present ? have[expr.key as string] : undefined;
+    switch (expr.operator) {
+      case 'In':
+        return present && values.includes(value);
+      case 'NotIn':
+        return !present || !values.includes(value);
+      case 'Exists':
+        return present;
+      case 'DoesNotExist':
+        return !present;
+      default:
+        return false;
+    }
+  });
+}
+
+const asMap = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
 
 export interface FieldRequirement {
   field: string;
@@ -108,11 +159,11 @@ export function parseFieldSelector(text: string | undefined, supported: string[]
   if (!text || !text.trim()) return [];
   return splitTopLevel(text).map((part) => {
     const m = /^([^=!]+?)\s*(==|!=|=)\s*(.*)$/.exec(part);
-    if (!m) throw new ApiError(400, 'BadRequest', `invalid selector: '${text}'; can't understand '${part}'`);
+    if (!m) throw new SelectorError(`invalid selector: '${text}'; can't understand '${part}'`);
     const [, field, op, value] = m;
     if (!supported.includes(field)) {
       const list = supported.map((f) => `"${f}"`).join(', ');
-      throw new ApiError(400, 'BadRequest', `"${field}" is not a known field selector: only ${list}`);
+      throw new SelectorError(`"${field}" is not a known field selector: only ${list}`);
     }
     return { field, equal: op !== '!=', value };
   });
