@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { jsonLogger, KubeApiError } from '#runtime';
 import { ControllerStartError, startController } from '#controller';
+import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 import type { ControllerFlags } from './index.js';
 
@@ -26,6 +27,7 @@ export async function runController(flags: ControllerFlags): Promise<number> {
     if (err instanceof ControllerStartError || err instanceof KubeApiError || isConnectionError(err))
       throw new UserError(
         `cannot start the controller against ${kubeConfig.getCurrentCluster()?.server}: ${(err as Error).message}`,
+        EXIT.CLUSTER,
       );
     throw err;
   }

@@ -203,7 +203,7 @@ function judge(app: AppObject, generation: number): Judgement {
   if (observed < generation)
     return {
       state: 'waiting',
-      lines: [`${name}: waiting for the controller to pick up generation ${generation}`],
+      lines: [`${name}: waiting for the controller (generation ${generation})`],
     };
   const rendered = app.status?.conditions?.find((c) => c.type === 'Rendered');
   if (rendered?.status === 'False' && (rendered.observedGeneration ?? observed) >= generation)
