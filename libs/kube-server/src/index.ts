@@ -28,5 +28,4 @@ export type {
   ControllerContext,
   ControllerEvent,
   InProcessApi,
-  Gvr,
 } from './controllers/in-process.js';

@@ -4,15 +4,9 @@ import type { DeleteOptions } from '../objects/deleter.js';
 import type { ListQuery } from '../objects/reader.js';
 import type { ObjectService } from '../objects/service.js';
 import type { ChangeEvent } from '../store/types.js';
-import { type StoredObject } from '#kube-core';
+import { type GroupVersionResource, type StoredObject } from '#kube-core';
 
 /** A group/version/resource, e.g. { group: 'apps', version: 'v1', resource: 'deployments' }. */
-export interface Gvr {
-  group: string;
-  version: string;
-  resource: string;
-}
-
 /** One committed change, as an in-process controller sees it (objects in their stored form). */
 export interface ControllerEvent {
   type: ChangeEvent['type'];
@@ -26,25 +20,25 @@ export interface ControllerEvent {
 
 /** Reads and writes with the server's own semantics (admission, resourceVersions, GC, watches). */
 export interface InProcessApi {
-  get(gvr: Gvr, namespace: string | undefined, name: string): StoredObject | undefined;
-  list(gvr: Gvr, namespace?: string, query?: ListQuery): StoredObject[];
-  create(gvr: Gvr, namespace: string | undefined, obj: object): StoredObject;
+  get(gvr: GroupVersionResource, namespace: string | undefined, name: string): StoredObject | undefined;
+  list(gvr: GroupVersionResource, namespace?: string, query?: ListQuery): StoredObject[];
+  create(gvr: GroupVersionResource, namespace: string | undefined, obj: object): StoredObject;
   update(
-    gvr: Gvr,
+    gvr: GroupVersionResource,
     namespace: string | undefined,
     name: string,
     obj: object,
     subresource?: 'status',
   ): StoredObject;
   patch(
-    gvr: Gvr,
+    gvr: GroupVersionResource,
     namespace: string | undefined,
     name: string,
     kind: PatchKind,
     patch: unknown,
     subresource?: 'status',
   ): StoredObject;
-  delete(gvr: Gvr, namespace: string | undefined, name: string, opts?: DeleteOptions): void;
+  delete(gvr: GroupVersionResource, namespace: string | undefined, name: string, opts?: DeleteOptions): void;
 }
 
 export interface ControllerContext {
@@ -62,7 +56,7 @@ export interface ServerController {
 }
 
 export function inProcessApi(objects: ObjectService, manager: string): InProcessApi {
-  const info = (gvr: Gvr) => objects.info(gvr.group, gvr.version, gvr.resource);
+  const info = (gvr: GroupVersionResource) => objects.info(gvr.group, gvr.version, gvr.resource);
   const opts = { manager, internal: true };
   return {
     get: (gvr, ns, name) => {

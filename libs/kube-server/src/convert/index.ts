@@ -1,5 +1,5 @@
-import { apiVersionOf, type ResourceInfo } from '../resources/builtin.js';
-import { type StoredObject } from '#kube-core';
+import { apiVersionOf, type StoredObject } from '#kube-core';
+import { type ResourceInfo } from '../resources/builtin.js';
 import { coreToEventsV1, eventsV1ToCore } from './events.js';
 import { hpaV1ToV2, hpaV2ToV1 } from './hpa.js';
 

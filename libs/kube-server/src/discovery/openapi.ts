@@ -1,9 +1,10 @@
+import { apiVersionOf } from '#kube-core';
 import { createHash } from 'node:crypto';
 import { KUBE_VERSION } from './discovery.js';
 import type { Registry } from '../resources/registry.js';
 import { customResourceSchema, modelOf, modelSchemaRef } from './openapi-schemas.js';
 import { WireWriter } from '../protobuf/wire.js';
-import { apiVersionOf, type ResourceInfo } from '../resources/builtin.js';
+import { type ResourceInfo } from '../resources/builtin.js';
 
 /**
  * OpenAPI v3 as far as kubectl reads it: per group/version, one path per

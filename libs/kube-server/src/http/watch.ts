@@ -1,11 +1,11 @@
+import { apiVersionOf, type StoredObject } from '#kube-core';
 import type { ServerResponse } from 'node:http';
 import { toExternal } from '../convert/index.js';
 import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
 import { parseResourceVersion } from '../objects/reader.js';
-import { storageKey, type ResourceInfo, apiVersionOf } from '../resources/builtin.js';
+import { storageKey, type ResourceInfo } from '../resources/builtin.js';
 import type { ChangeEvent } from '../store/types.js';
-import { type StoredObject } from '#kube-core';
 
 export interface WatchRequest {
   info: ResourceInfo;

@@ -1,3 +1,4 @@
+import type { GroupVersionKind, StoredObject } from '#kube-core';
 import type { Core, WriteOptions } from '../core.js';
 import {
   findBuiltinKind,
@@ -7,11 +8,9 @@ import {
   validateCrd,
   validateObjectName,
   type FieldCause,
-  type GroupVersionKind,
 } from '../validation/index.js';
 import { ApiError } from '../errors.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import { type StoredObject } from '#kube-core';
 import { applyBuiltinDefaults } from './defaults.js';
 import { dropEmptyMetaCollections } from './empty-meta.js';
 import { badRequest, invalid, namespaceNotFound } from './meta.js';

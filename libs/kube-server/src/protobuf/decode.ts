@@ -1,3 +1,4 @@
+import { parseApiVersion } from '#kube-core';
 import { ApiError } from '../errors.js';
 import messagesJson from './messages.json' with { type: 'json' };
 import { WireReader } from './wire.js';
@@ -161,7 +162,7 @@ export function message(buf: Uint8Array, type: string): Record<string, unknown> 
 
 /** The proto message of a kind: k8s.io.api.<group's first label or core>.<version>.<Kind>. */
 export function messageType(apiVersion: string, kind: string): string {
-  const [group, version] = apiVersion.includes('/') ? apiVersion.split('/') : ['', apiVersion];
+  const { group, version } = parseApiVersion(apiVersion);
   if (group === 'meta.k8s.io' || kind === 'DeleteOptions') return `${META}.${kind}`;
   return `k8s.io.api.${group ? group.split('.')[0] : 'core'}.${version}.${kind}`;
 }

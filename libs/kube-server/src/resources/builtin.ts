@@ -143,10 +143,6 @@ export function storageKey(info: ResourceInfo): string {
   return `${s.group}/${s.plural}`;
 }
 
-export function apiVersionOf(info: { group: string; version: string }): string {
-  return info.group ? `${info.group}/${info.version}` : info.version;
-}
-
 /** Which version of a shared store is the stored form. */
 export function isStorageForm(info: ResourceInfo): boolean {
   return !info.storage;

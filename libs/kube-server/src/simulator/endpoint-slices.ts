@@ -1,9 +1,8 @@
 /** The EndpointSlice controller's sync of one Service (see endpoints.ts). */
-import { type StoredObject } from '#kube-core';
+import { stableStringify, type StoredObject } from '#kube-core';
 import { isPodReady } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { clone, deleteObj, served, writeObj } from './objects.js';
-import { stableStringify } from '#kube-core';
 import {
   SERVICE,
   SLICE_SERVICE_NAME,

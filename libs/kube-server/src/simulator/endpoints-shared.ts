@@ -1,8 +1,7 @@
 /** What the Endpoints and EndpointSlice controllers share: Service and pod helpers, ports, packing. */
-import { type StoredObject } from '#kube-core';
+import { stableStringify, type StoredObject } from '#kube-core';
 import { phaseOf } from './pods.js';
 import { type Obj } from './sim.js';
-import { stableStringify } from '#kube-core';
 import { semantic } from './values.js';
 
 export const SERVICE = 'service';

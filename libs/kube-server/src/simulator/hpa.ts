@@ -20,8 +20,7 @@
  *   minReplicas once the scale-down window has passed; remove the annotation and
  *   the HPA stops changing replicas.
  */
-import type { Gvr } from '../controllers/in-process.js';
-import { type StoredObject } from '#kube-core';
+import { parseApiVersion, type GroupVersionResource, type StoredObject } from '#kube-core';
 import { SIM_PREFIX } from './options.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { getObj, writeObj, writeStatus } from './objects.js';
@@ -34,15 +33,17 @@ const TOLERANCE = 0.1;
 /** The simulator memory holding each HPA's recent recommendations (for the stabilization windows). */
 export const HPA_HISTORY = 'hpa-recommendations';
 
-const TARGETS: Record<string, { gvr: Gvr; resource: string }> = {
+const TARGETS: Record<string, { gvr: GroupVersionResource; resource: string }> = {
   'apps/Deployment': { gvr: GVR.deployments, resource: 'deployments' },
   'apps/ReplicaSet': { gvr: GVR.replicasets, resource: 'replicasets' },
   'apps/StatefulSet': { gvr: GVR.statefulsets, resource: 'statefulsets' },
 };
 
-export function targetOf(hpa: StoredObject): { gvr: Gvr; resource: string; name: string } | undefined {
+export function targetOf(
+  hpa: StoredObject,
+): { gvr: GroupVersionResource; resource: string; name: string } | undefined {
   const ref = ((hpa.spec as Obj | undefined)?.scaleTargetRef ?? {}) as Obj;
-  const group = String(ref.apiVersion ?? '').includes('/') ? String(ref.apiVersion).split('/')[0] : '';
+  const { group } = parseApiVersion(String(ref.apiVersion ?? ''));
   const t = TARGETS[`${group}/${ref.kind}`];
   return t && ref.name ? { ...t, name: ref.name as string } : undefined;
 }

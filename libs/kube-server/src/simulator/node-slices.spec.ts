@@ -3,9 +3,9 @@
  * `nodes` and `endpointslices` (the embedded server may not register them yet;
  * endpoints.spec.ts covers the same behaviour over real HTTP once it does).
  */
+import type { GroupVersionResource, StoredObject } from '#kube-core';
 import { randomUUID } from 'node:crypto';
-import type { Gvr, InProcessApi } from '../controllers/in-process.js';
-import { type StoredObject } from '#kube-core';
+import type { InProcessApi } from '../controllers/in-process.js';
 import { EndpointsController } from './endpoints.js';
 import { reconcileNode } from './node.js';
 import { resolveOptions } from './options.js';
@@ -18,17 +18,17 @@ class FakeApi implements InProcessApi {
 
   constructor(private readonly resources: Set<string>) {}
 
-  private key(gvr: Gvr, ns: string | undefined, name: string) {
+  private key(gvr: GroupVersionResource, ns: string | undefined, name: string) {
     return `${gvr.group}/${gvr.resource}/${ns ?? ''}/${name}`;
   }
-  private check(gvr: Gvr) {
+  private check(gvr: GroupVersionResource) {
     if (!this.resources.has(gvr.resource))
       throw Object.assign(new Error(`the server could not find the requested resource`), { code: 404 });
   }
-  get(gvr: Gvr, ns: string | undefined, name: string) {
+  get(gvr: GroupVersionResource, ns: string | undefined, name: string) {
     return this.objects.get(this.key(gvr, ns, name));
   }
-  list(gvr: Gvr, ns?: string, query?: { labelSelector?: string }) {
+  list(gvr: GroupVersionResource, ns?: string, query?: { labelSelector?: string }) {
     this.check(gvr);
     const prefix = `${gvr.group}/${gvr.resource}/${ns ? `${ns}/` : ''}`;
     const want = (query?.labelSelector ?? '')
@@ -40,7 +40,7 @@ class FakeApi implements InProcessApi {
       .map(([, o]) => o)
       .filter((o) => want.every(([k, v]) => o.metadata.labels?.[k] === v));
   }
-  create(gvr: Gvr, ns: string | undefined, body: object) {
+  create(gvr: GroupVersionResource, ns: string | undefined, body: object) {
     this.check(gvr);
     const obj = structuredClone(body) as StoredObject;
     obj.metadata.name ??= `${obj.metadata.generateName}${Math.random().toString(36).slice(2, 7)}`;
@@ -52,7 +52,7 @@ class FakeApi implements InProcessApi {
     this.writes++;
     return obj;
   }
-  update(gvr: Gvr, ns: string | undefined, name: string, body: object) {
+  update(gvr: GroupVersionResource, ns: string | undefined, name: string, body: object) {
     this.check(gvr);
     const obj = structuredClone(body) as StoredObject;
     obj.metadata.resourceVersion = String(this.rv++);
@@ -63,7 +63,7 @@ class FakeApi implements InProcessApi {
   patch(): StoredObject {
     throw new Error('not used');
   }
-  delete(gvr: Gvr, ns: string | undefined, name: string) {
+  delete(gvr: GroupVersionResource, ns: string | undefined, name: string) {
     this.objects.delete(this.key(gvr, ns, name));
     this.writes++;
   }

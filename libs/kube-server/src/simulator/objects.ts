@@ -1,17 +1,21 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
-import type { Gvr } from '../controllers/in-process.js';
-import { type StoredObject } from '#kube-core';
+import type { GroupVersionResource, StoredObject } from '#kube-core';
 import { statusCode, type Obj, type Sim } from './sim.js';
 import { sameJson } from './values.js';
 
 export const clone = <T>(value: T): T => structuredClone(value);
 
-export function getObj(sim: Sim, gvr: Gvr, namespace: string, name: string): StoredObject | undefined {
+export function getObj(
+  sim: Sim,
+  gvr: GroupVersionResource,
+  namespace: string,
+  name: string,
+): StoredObject | undefined {
   const obj = sim.api.get(gvr, namespace || undefined, name);
   return obj ? clone(obj) : undefined;
 }
 
-export function listObjs(sim: Sim, gvr: Gvr, namespace: string): StoredObject[] {
+export function listObjs(sim: Sim, gvr: GroupVersionResource, namespace: string): StoredObject[] {
   return sim.api.list(gvr, namespace || undefined).map(clone);
 }
 
@@ -20,7 +24,7 @@ export function listObjs(sim: Sim, gvr: Gvr, namespace: string): StoredObject[] 
  * unregistered one). Logs once per resource while it is missing, so a
  * simulator on a server without, say, `nodes` degrades instead of failing.
  */
-export function served(sim: Sim, gvr: Gvr): boolean {
+export function served(sim: Sim, gvr: GroupVersionResource): boolean {
   const missing = sim.memory('unserved-resources', () => new Set<string>());
   const known = sim.memory('served-resources', () => new Set<string>());
   const id = `${gvr.group || 'core'}/${gvr.version}/${gvr.resource}`;
@@ -45,7 +49,12 @@ export function served(sim: Sim, gvr: Gvr): boolean {
 }
 
 /** Writes the status through the status subresource, only when it changed; returns the stored object. */
-export function writeStatus(sim: Sim, gvr: Gvr, obj: StoredObject, status: Obj): StoredObject {
+export function writeStatus(
+  sim: Sim,
+  gvr: GroupVersionResource,
+  obj: StoredObject,
+  status: Obj,
+): StoredObject {
   if (sameJson(obj.status ?? {}, status)) return obj;
   return sim.api.update(
     gvr,
@@ -57,14 +66,14 @@ export function writeStatus(sim: Sim, gvr: Gvr, obj: StoredObject, status: Obj):
 }
 
 /** Writes the main resource (optimistic concurrency on the resourceVersion read). */
-export function writeObj(sim: Sim, gvr: Gvr, obj: StoredObject): StoredObject {
+export function writeObj(sim: Sim, gvr: GroupVersionResource, obj: StoredObject): StoredObject {
   return sim.api.update(gvr, obj.metadata.namespace, obj.metadata.name as string, obj);
 }
 
 /** Deletes, treating "already gone" as done. */
 export function deleteObj(
   sim: Sim,
-  gvr: Gvr,
+  gvr: GroupVersionResource,
   obj: StoredObject,
   propagationPolicy?: 'Background' | 'Foreground',
 ): void {

@@ -2,13 +2,13 @@
  * Controller references: which objects a controller owns,
  * and adopting the orphans its selector matches (controller_ref_manager.go).
  */
-import type { Gvr } from '../controllers/in-process.js';
 import {
   controllerOf,
-  labelSelectorMatches,
-  ownerReferenceTo,
+  type GroupVersionResource,
   type LabelSelector,
+  labelSelectorMatches,
   type OwnerReference,
+  ownerReferenceTo,
   type StoredObject,
 } from '#kube-core';
 import { clone, writeObj } from './objects.js';
@@ -23,7 +23,12 @@ export const controllerRef = (owner: StoredObject): OwnerReference =>
  * controls, plus orphans its selector matches, which it adopts by adding a
  * controller reference. Adoption is skipped while the owner is being deleted.
  */
-export function claim(sim: Sim, gvr: Gvr, owner: StoredObject, candidates: StoredObject[]): StoredObject[] {
+export function claim(
+  sim: Sim,
+  gvr: GroupVersionResource,
+  owner: StoredObject,
+  candidates: StoredObject[],
+): StoredObject[] {
   const selector = (owner.spec as Obj | undefined)?.selector as LabelSelector | undefined;
   const owned: StoredObject[] = [];
   for (const obj of candidates) {

@@ -3,9 +3,9 @@
  * the resources it reads and writes (GVR), the queue's keys, and how to read
  * an error thrown by the in-process API.
  */
+import type { GroupVersionResource, StoredObject } from '#kube-core';
 import type { Logger } from '../core.js';
-import type { Gvr, InProcessApi } from '../controllers/in-process.js';
-import { type StoredObject } from '#kube-core';
+import type { InProcessApi } from '../controllers/in-process.js';
 import type { ResolvedOptions } from './options.js';
 
 export type Obj = Record<string, any>;
@@ -26,7 +26,7 @@ export const GVR = {
   endpoints: { group: '', version: 'v1', resource: 'endpoints' },
   endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
   nodes: { group: '', version: 'v1', resource: 'nodes' },
-} satisfies Record<string, Gvr>;
+} satisfies Record<string, GroupVersionResource>;
 
 /** What a reconcile function gets: the API, the options, the log, and a way to be woken again. */
 export interface Sim {

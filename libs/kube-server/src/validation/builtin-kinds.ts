@@ -3,6 +3,7 @@
  * kubernetes-models validator), the client-node model that lists its fields,
  * and the semantic checks kube's own validation adds on top.
  */
+import type { GroupVersionKind } from '#kube-core';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Endpoints } from 'kubernetes-models/v1/Endpoints';
 import { Event as CoreEvent } from 'kubernetes-models/v1/Event';
@@ -139,12 +140,6 @@ export const BUILTIN_KINDS: readonly BuiltinKind[] = [
   k(RBAC, 'v1', 'ClusterRoleBinding', ClusterRoleBinding, 'V1ClusterRoleBinding'),
   k('authentication.k8s.io', 'v1', 'TokenReview', TokenReview, 'V1TokenReview'),
 ];
-
-export interface GroupVersionKind {
-  group: string;
-  version: string;
-  kind: string;
-}
 
 const byGvk = new Map(BUILTIN_KINDS.map((b) => [`${b.group}/${b.version}/${b.kind}`, b]));
 

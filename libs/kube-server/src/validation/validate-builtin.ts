@@ -1,5 +1,6 @@
 /** Schema + semantic validation and unknown-field detection for built-in kinds. */
-import { type BuiltinKind, type GroupVersionKind, requireBuiltinKind } from './builtin-kinds.js';
+import { type GroupVersionKind } from '#kube-core';
+import { type BuiltinKind, requireBuiltinKind } from './builtin-kinds.js';
 import { unknownFieldsOfModel } from './builtin-unknown-fields.js';
 import { type FieldCause, dedupe } from './field-errors.js';
 import { type SchemaError, schemaErrorsToCauses } from './schema-errors.js';

@@ -1,3 +1,4 @@
+import { apiVersionOf, type StoredObject } from '#kube-core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { patchKindFromContentType } from '../../patch/index.js';
 import { ApiError } from '../../errors.js';
@@ -6,13 +7,11 @@ import { compileFilter, type ListResult } from '../../objects/reader.js';
 import type { ObjectService } from '../../objects/service.js';
 import {
   POD_CONNECT_SUBRESOURCES,
-  apiVersionOf,
   type PodConnectSubresource,
   type ResourceInfo,
   type Verb,
 } from '../../resources/builtin.js';
 import type { ResourceRoute } from '../router.js';
-import { type StoredObject } from '#kube-core';
 import { columnsFor, toTable } from '../../table/table.js';
 import type { WatchHub } from '../watch.js';
 import { deleteOptions, listQuery, writeOptions } from './params.js';

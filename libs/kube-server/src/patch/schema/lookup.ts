@@ -1,4 +1,5 @@
 /** Field rules for one kind, looked up by schema path. */
+import { apiVersionOf, type GroupVersionKind } from '#kube-core';
 import {
   BUILT_IN_GROUPS,
   BUILT_IN_RULES,
@@ -8,14 +9,8 @@ import {
   type RuleTable,
 } from './rules.js';
 
-export interface Gvk {
-  group: string;
-  version: string;
-  kind: string;
-}
-
 export interface TypeSchema {
-  readonly gvk: Gvk;
+  readonly gvk: GroupVersionKind;
   /** Served from Go structs: strategic merge patch is allowed. */
   readonly builtIn: boolean;
   rule(path: string): FieldRule | undefined;
@@ -26,16 +21,12 @@ export interface TypeSchema {
 
 const ATOMIC_LIST: ListRule = { kind: 'list', strategy: 'replace', listType: 'atomic' };
 
-export function apiVersionOf(gvk: Gvk): string {
-  return gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
-}
-
 /** Go's `schema.GroupVersionKind.String()`: `apps/v1, Kind=Deployment`, `/v1, Kind=Pod`. */
-export function gvkString(gvk: Gvk): string {
+export function gvkString(gvk: GroupVersionKind): string {
   return `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
 }
 
-export function schemaFor(gvk: Gvk): TypeSchema {
+export function schemaFor(gvk: GroupVersionKind): TypeSchema {
   const table: RuleTable = { ...OBJECT_META, ...(BUILT_IN_RULES[`${apiVersionOf(gvk)}/${gvk.kind}`] ?? {}) };
   const rule = (path: string): FieldRule | undefined => table[path];
   return {

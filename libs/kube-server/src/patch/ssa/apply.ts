@@ -4,11 +4,17 @@
  * applied last time and no longer applies (unless someone else owns them), then take
  * ownership: a changed field owned by another manager is a conflict unless forced.
  */
+import {
+  apiVersionOf,
+  type GroupVersionKind,
+  isJsonObject,
+  type JsonObject,
+  parseApiVersion,
+} from '#kube-core';
 import { ApiError } from '../../errors.js';
 import type { FieldSet } from '../fieldpath/set.js';
-import { apiVersionOf, gvkString, schemaFor, type Gvk, type TypeSchema } from '../schema/lookup.js';
+import { gvkString, schemaFor, type TypeSchema } from '../schema/lookup.js';
 import { badRequest, internalError } from '../status.js';
-import { isJsonObject, type JsonObject } from '#kube-core';
 import { conflictError } from './conflicts.js';
 import { stripMeta, withoutResetFields } from './fields.js';
 import {
@@ -28,7 +34,7 @@ export interface ServerSideApplyArgs {
   applied: object;
   manager: string;
   force: boolean;
-  gvk: Gvk;
+  gvk: GroupVersionKind;
   now: string;
   subresource?: string;
 }
@@ -85,15 +91,7 @@ function validateFieldManager(manager: string): void {
   if (manager.length > 128) throw fail('FieldValueTooLong', 'Too long: may not be more than 128 bytes');
 }
 
-function parseApiVersion(apiVersion: unknown): { group: string; version: string } {
-  const text = typeof apiVersion === 'string' ? apiVersion : '';
-  const slash = text.indexOf('/');
-  return slash < 0
-    ? { group: '', version: text }
-    : { group: text.slice(0, slash), version: text.slice(slash + 1) };
-}
-
-function validateApplied(applied: unknown, gvk: Gvk): JsonObject {
+function validateApplied(applied: unknown, gvk: GroupVersionKind): JsonObject {
   if (!isJsonObject(applied)) {
     const got = Array.isArray(applied) ? 'array' : applied === null ? 'null' : typeof applied;
     throw badRequest(
@@ -101,7 +99,7 @@ function validateApplied(applied: unknown, gvk: Gvk): JsonObject {
     );
   }
   const appliedGvk = {
-    ...parseApiVersion(applied.apiVersion),
+    ...parseApiVersion(typeof applied.apiVersion === 'string' ? applied.apiVersion : ''),
     kind: typeof applied.kind === 'string' ? applied.kind : '',
   };
   if (appliedGvk.group !== gvk.group || appliedGvk.version !== gvk.version || appliedGvk.kind !== gvk.kind) {

@@ -3,9 +3,9 @@
  * the fields the write added or changed move to the writing manager (operation Update),
  * fields it removed leave every manager's set.
  */
+import { apiVersionOf, type GroupVersionKind, isJsonObject, type JsonObject } from '#kube-core';
 import { FieldSet } from '../fieldpath/set.js';
-import { apiVersionOf, schemaFor, type Gvk } from '../schema/lookup.js';
-import { isJsonObject, type JsonObject } from '#kube-core';
+import { schemaFor } from '../schema/lookup.js';
 import { stripMeta, withoutResetFields } from './fields.js';
 import {
   decodeManagedFields,
@@ -23,7 +23,7 @@ export interface UpdateManagedFieldsArgs {
   after: object;
   manager: string;
   operation: 'Update';
-  gvk: Gvk;
+  gvk: GroupVersionKind;
   now: string;
   subresource?: string;
 }

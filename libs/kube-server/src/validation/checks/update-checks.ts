@@ -4,8 +4,8 @@
  * kubernetes pkg/apis/.../validation and pkg/registry). Both objects are the
  * external (v1) form after defaulting; inputs are never mutated.
  */
+import { type GroupVersionKind } from '#kube-core';
 import { forbidden, invalidRendered, type FieldCause } from '../field-errors.js';
-import type { GroupVersionKind } from '../builtin-kinds.js';
 
 type Obj = Record<string, any>;
 
