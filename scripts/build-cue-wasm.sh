@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the renderer's CUE evaluator (libs/renderer/cue-wasm: cuelang.org/go compiled to
 # WebAssembly) into libs/renderer/cue-wasm/dist/: cue.wasm.gz, Go's wasm_exec.js and Go's
-# LICENSE (which covers wasm_exec.js), all committed so users need only Node. The versions live in ONE place, cue-wasm/go.mod: its
-# `toolchain` line is the Go release that builds it (fetched through the Go proxy if the
+# LICENSE (which covers wasm_exec.js), all committed so users need only Node. The versions
+# live in ONE place, cue-wasm/go.mod: its `toolchain` line is the Go release that builds it (fetched through the Go proxy if the
 # machine's go is another one) and its `require cuelang.org/go` line is the CUE release.
 #
 #   bash scripts/build-cue-wasm.sh          rebuild dist/
@@ -27,12 +27,12 @@ go build -trimpath -buildvcs=false -ldflags='-s -w' -o "$out/cue.wasm" .
 gzip -9 -n -c "$out/cue.wasm" >"$out/cue.wasm.gz"
 cp "$goroot/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
 # wasm_exec.js (Go's JS runtime support) is BSD-licensed: its license travels with it.
-cp "$goroot/LICENSE" "$out/LICENSE.go"
+cp "$goroot/LICENSE" "$out/LICENSE-go"
 echo "cue.wasm $(wc -c <"$out/cue.wasm") bytes, gzip $(wc -c <"$out/cue.wasm.gz") bytes"
 
 if [ "$mode" = --check ]; then
   status=0
-  for f in cue.wasm.gz wasm_exec.js LICENSE.go; do
+  for f in cue.wasm.gz wasm_exec.js LICENSE-go; do
     if cmp -s "$out/$f" "dist/$f"; then
       echo "dist/$f: identical to a fresh build"
     else
@@ -44,5 +44,5 @@ if [ "$mode" = --check ]; then
 fi
 
 mkdir -p dist
-cp "$out/cue.wasm.gz" "$out/wasm_exec.js" "$out/LICENSE.go" dist/
-echo "wrote libs/renderer/cue-wasm/dist/: cue.wasm.gz, wasm_exec.js, LICENSE.go"
+cp "$out/cue.wasm.gz" "$out/wasm_exec.js" "$out/LICENSE-go" dist/
+echo "wrote libs/renderer/cue-wasm/dist/: cue.wasm.gz, wasm_exec.js, LICENSE-go"

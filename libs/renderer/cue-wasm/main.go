@@ -289,10 +289,15 @@ func export(v cue.Value, path string) (json.RawMessage, error) {
 	if !f.Exists() {
 		return nil, nil
 	}
-	if err := f.Validate(cue.Concrete(true)); err != nil {
+	raw, err := f.MarshalJSON()
+	if err != nil {
+		// Validate names every failing field with its path; MarshalJSON only the first.
+		if verr := f.Validate(cue.Concrete(true)); verr != nil {
+			return nil, verr
+		}
 		return nil, err
 	}
-	return f.MarshalJSON()
+	return raw, nil
 }
 
 // render(handle, parameterJSON, contextJSON) → {output?, outputs, patch?, errs?}
@@ -329,11 +334,11 @@ func render(args []string) result {
 		}
 		for iter.Next() {
 			f := iter.Value()
-			if err := f.Validate(cue.Concrete(true)); err != nil {
-				return fail(err)
-			}
 			raw, err := f.MarshalJSON()
 			if err != nil {
+				if verr := f.Validate(cue.Concrete(true)); verr != nil {
+					return fail(verr)
+				}
 				return fail(err)
 			}
 			outputs = append(outputs, []interface{}{iter.Selector().Unquoted(), json.RawMessage(raw)})

@@ -244,6 +244,14 @@ describe('CUE v0.14 module', () => {
     expect((two.patch as any).spec.template.spec.volumes).toHaveLength(3);
   });
 
+  it("returns KubeVela's `errs`, the template's own verdict, as it is", async () => {
+    const source = `parameter: port: int\nerrs: [ if parameter.port < 1024 { "port \\(parameter.port) is privileged" } ]\n`;
+    expect((await pool.render(source, { port: 80 }, renderContext())).errs).toEqual([
+      'port 80 is privileged',
+    ]);
+    expect((await pool.render(source, { port: 8080 }, renderContext())).errs).toEqual([]);
+  });
+
   it("reports a template's errors with field paths and lines; a syntax error fails its compile", async () => {
     const conflict = await rejection(
       pool.render(WEBSERVICE, { image: 'nginx', ports: [{ port: 'x' }] }, renderContext()),
