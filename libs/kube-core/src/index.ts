@@ -1,8 +1,8 @@
 /**
  * Kubernetes primitives written once, shared by every other lib: object and
- * meta types, GroupVersionKind/Resource, keys, owner references and
- * finalizers, stable JSON and hashing, JSON patch and merge patch, the
- * injectable Clock and the polling wait.
+ * meta types, GroupVersionKind/Resource, keys, label and field selectors,
+ * owner references and finalizers, stable JSON and hashing, JSON patch and
+ * merge patch, the injectable Clock and the polling wait.
  */
 export type {
   JsonObject,
@@ -22,26 +22,8 @@ export {
   type GroupVersionKind,
   type GroupVersionResource,
 } from './gvk.js';
-export {
-  controllerOf,
-  finalizersWith,
-  finalizersWithout,
-  hasFinalizer,
-  isControlledBy,
-  ownerReferenceTo,
-} from './owner.js';
-export {
-  labelSelectorFromObject,
-  labelSelectorMatches,
-  matchesFields,
-  matchesLabels,
-  parseFieldSelector,
-  parseLabelSelector,
-  SelectorError,
-  type FieldRequirement,
-  type LabelRequirement,
-  type LabelSelector,
-} from './selectors/selectors.js';
+export * from './owner.js';
+export * from './selectors/selectors.js';
 export { stableStringify } from './json/stable.js';
 export { hashOf } from './json/hash.js';
 export { cloneJson, deepEqual, isJsonObject } from './json/values.js';

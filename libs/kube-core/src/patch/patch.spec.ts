@@ -4,13 +4,14 @@ import { createMergePatch, mergePatch } from './merge-patch.js';
 const doc = { spec: { replicas: 2, ports: [80] }, metadata: { labels: { app: 'web' } } };
 
 function failure(operations: unknown[]): JsonPatchError {
+  let error: unknown;
   try {
     applyJsonPatch(doc, operations);
   } catch (err) {
-    if (err instanceof JsonPatchError) return err;
-    throw err;
+    error = err;
   }
-  throw new Error('expected a JsonPatchError');
+  expect(error).toBeInstanceOf(JsonPatchError);
+  return error as JsonPatchError;
 }
 
 describe('JSON patch (RFC 6902, Kubernetes semantics)', () => {

@@ -1,20 +1,22 @@
-import { type StoredObject } from '#kube-core';
+import { type JsonObject, type StoredObject } from '#kube-core';
 
-type Obj = Record<string, unknown>;
-const obj = (parent: Obj, key: string): Obj => {
+const obj = (parent: JsonObject, key: string): JsonObject => {
   if (!parent[key] || typeof parent[key] !== 'object') parent[key] = {};
-  return parent[key] as Obj;
+  return parent[key] as JsonObject;
 };
-const setDefault = (target: Obj, key: string, value: unknown) => {
+const setDefault = (target: JsonObject, key: string, value: unknown) => {
   if (target[key] === undefined) target[key] = value;
 };
 
-function defaultPodSpec(spec: Obj): void {
+function defaultPodSpec(spec: JsonObject): void {
   setDefault(spec, 'restartPolicy', 'Always');
   setDefault(spec, 'dnsPolicy', 'ClusterFirst');
   setDefault(spec, 'terminationGracePeriodSeconds', 30);
   setDefault(spec, 'schedulerName', 'default-scheduler');
-  for (const c of [...((spec.containers as Obj[]) ?? []), ...((spec.initContainers as Obj[]) ?? [])]) {
+  for (const c of [
+    ...((spec.containers as JsonObject[]) ?? []),
+    ...((spec.initContainers as JsonObject[]) ?? []),
+  ]) {
     setDefault(c, 'terminationMessagePath', '/dev/termination-log');
     setDefault(c, 'terminationMessagePolicy', 'File');
     setDefault(
@@ -24,21 +26,21 @@ function defaultPodSpec(spec: Obj): void {
         ? 'Always'
         : 'IfNotPresent',
     );
-    for (const p of (c.ports as Obj[]) ?? []) setDefault(p, 'protocol', 'TCP');
+    for (const p of (c.ports as JsonObject[]) ?? []) setDefault(p, 'protocol', 'TCP');
   }
 }
 
 /** SetDefaults_Service (core/v1 defaults.go); cluster IPs and IP families come later, from the registry. */
-function defaultService(spec: Obj): void {
+function defaultService(spec: JsonObject): void {
   setDefault(spec, 'sessionAffinity', 'None');
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
   if (spec.sessionAffinity === 'ClientIP') {
-    const clientIP = (spec.sessionAffinityConfig as { clientIP?: Obj } | undefined)?.clientIP;
+    const clientIP = (spec.sessionAffinityConfig as { clientIP?: JsonObject } | undefined)?.clientIP;
     if (clientIP?.timeoutSeconds === undefined || clientIP.timeoutSeconds === null)
       spec.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
   }
   setDefault(spec, 'type', 'ClusterIP');
-  for (const p of (spec.ports as Obj[]) ?? []) {
+  for (const p of (spec.ports as JsonObject[]) ?? []) {
     setDefault(p, 'protocol', 'TCP');
     if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
   }
@@ -53,9 +55,11 @@ function defaultService(spec: Obj): void {
 }
 
 /** The pod's QoS class as kube computes it from requests and limits. */
-function qosClass(spec: Obj): string {
-  const containers = (spec.containers as Obj[]) ?? [];
-  const resources = containers.map((c) => (c.resources ?? {}) as { requests?: Obj; limits?: Obj });
+function qosClass(spec: JsonObject): string {
+  const containers = (spec.containers as JsonObject[]) ?? [];
+  const resources = containers.map(
+    (c) => (c.resources ?? {}) as { requests?: JsonObject; limits?: JsonObject },
+  );
   if (resources.every((r) => !Object.keys(r.requests ?? {}).length && !Object.keys(r.limits ?? {}).length))
     return 'BestEffort';
   const guaranteed = resources.every(
@@ -67,7 +71,7 @@ function qosClass(spec: Obj): string {
 }
 
 /** An empty or typeless strategy becomes RollingUpdate with kube's default parameters. */
-function rollingDefaults(spec: Obj, key: string, params: Obj): void {
+function rollingDefaults(spec: JsonObject, key: string, params: JsonObject): void {
   const strategy = obj(spec, key);
   setDefault(strategy, 'type', 'RollingUpdate');
   if (strategy.type !== 'RollingUpdate') return;
@@ -75,7 +79,7 @@ function rollingDefaults(spec: Obj, key: string, params: Obj): void {
   for (const [k, v] of Object.entries(params)) setDefault(rolling, k, v);
 }
 
-const WORKLOAD_DEFAULTS: Record<string, (spec: Obj) => void> = {
+const WORKLOAD_DEFAULTS: Record<string, (spec: JsonObject) => void> = {
   Deployment: (spec) => {
     setDefault(spec, 'replicas', 1);
     setDefault(spec, 'revisionHistoryLimit', 10);
@@ -108,7 +112,7 @@ const WORKLOAD_DEFAULTS: Record<string, (spec: Obj) => void> = {
  * on create and update, like the real defaulting on decode.
  */
 export function applyBuiltinDefaults(object: StoredObject): void {
-  const root = object as unknown as Obj;
+  const root = object as unknown as JsonObject;
   switch (object.kind) {
     case 'Namespace':
       object.metadata.labels = {
@@ -145,7 +149,7 @@ export function applyBuiltinDefaults(object: StoredObject): void {
   if (workload) {
     const spec = obj(root, 'spec');
     workload(spec);
-    const template = spec.template as Obj | undefined;
-    if (template?.spec) defaultPodSpec(template.spec as Obj);
+    const template = spec.template as JsonObject | undefined;
+    if (template?.spec) defaultPodSpec(template.spec as JsonObject);
   }
 }
