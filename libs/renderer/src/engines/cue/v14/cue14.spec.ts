@@ -117,6 +117,64 @@ describe('CUE v0.14 module', () => {
     expect(env.outputs).toEqual({});
   });
 
+  it('renders every CUE built-in of this repo: each component, each trait on a webservice', async () => {
+    const components: Record<string, unknown> = {
+      webservice: { image: 'nginx', ports: [{ port: 80, expose: true }] },
+      worker: { image: 'nginx' },
+      task: { image: 'busybox' },
+      'cron-task': { image: 'busybox', schedule: '* * * * *' },
+      daemon: { image: 'nginx' },
+      statefulset: { image: 'nginx' },
+      'k8s-objects': { objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }] },
+    };
+    const kinds: Record<string, string | undefined> = {};
+    for (const [name, properties] of Object.entries(components)) {
+      kinds[name] = (await pool.render(builtinTemplate(`components/${name}`), properties, renderContext()))
+        .output?.kind as string;
+    }
+    expect(kinds).toEqual({
+      webservice: 'Deployment',
+      worker: 'Deployment',
+      task: 'Job',
+      'cron-task': 'CronJob',
+      daemon: 'DaemonSet',
+      statefulset: 'StatefulSet',
+      'k8s-objects': 'ConfigMap',
+    });
+    const workload = await pool.render(WEBSERVICE, components.webservice, renderContext());
+    const context = renderContext({ output: workload.output as never, outputs: workload.outputs as never });
+    const traits: Record<string, unknown> = {
+      scaler: { replicas: 2 },
+      hpa: {},
+      cpuscaler: {},
+      gateway: { domain: 'shop.example.com', http: { '/': 80 } },
+      env: { env: { A: 'b' } },
+      sidecar: { name: 'log', image: 'busybox' },
+      resource: { cpu: 1 },
+      storage: { pvc: [{ name: 'data', mountPath: '/data' }] },
+      affinity: {},
+      annotations: { team: 'shop' },
+    };
+    const produced: Record<string, string[]> = {};
+    for (const [name, properties] of Object.entries(traits)) {
+      const result = await pool.render(builtinTemplate(`traits/${name}`), properties, context);
+      produced[name] = [...(result.patch ? ['patch'] : []), ...Object.keys(result.outputs)];
+    }
+    expect(produced).toEqual({
+      scaler: ['patch'],
+      hpa: ['hpa'],
+      cpuscaler: ['cpuscaler'],
+      // The webservice's own Service serves port 80: the gateway adds only its Ingress.
+      gateway: ['ingress'],
+      env: ['patch'],
+      sidecar: ['patch'],
+      resource: ['patch'],
+      storage: ['patch', 'pvc-data'],
+      affinity: ['patch'],
+      annotations: ['patch'],
+    });
+  });
+
   it('vets properties against `parameter` with CUE: every error with its field path', async () => {
     const bad = await pool.vet(WEBSERVICE, { image: 3, ports: [{ port: 'eighty' }] });
     expect(bad.valid).toBe(false);

@@ -20,7 +20,11 @@ import { CueEvalError, CueRuntimeDiedError, loadCue } from './wasm-runtime.mjs';
  */
 
 const cue = await loadCue();
-/** @type {Map<string, string>} template source → handle */
+/**
+ * Template source → its handle, or the error compiling it: a template that does not compile
+ * is not compiled again (each compile of a source is kept by the CUE context for good).
+ * @type {Map<string, string | Error>}
+ */
 const handles = new Map();
 parentPort?.postMessage({ type: 'ready', loadMs: cue.loadMs });
 
@@ -28,9 +32,15 @@ parentPort?.postMessage({ type: 'ready', loadMs: cue.loadMs });
 function handleOf(source) {
   let handle = handles.get(source);
   if (handle === undefined) {
-    handle = cue.compile(source);
+    try {
+      handle = cue.compile(source);
+    } catch (err) {
+      if (!(err instanceof CueEvalError)) throw err;
+      handle = err;
+    }
     handles.set(source, handle);
   }
+  if (handle instanceof Error) throw handle;
   return handle;
 }
 
