@@ -31,7 +31,9 @@ export async function runUp(flags: UpFlags): Promise<number> {
   const session = await connect(choice, { startPlane: true, say: (l) => progress.say(l) });
   try {
     await preflight(session, plan);
-    await ensureNamespaces(session, plan, progress);
+    const created = await ensureNamespaces(session, plan, progress, { dryRun: true });
+    await dryRun(session, plan, created);
+    await ensureNamespaces(session, plan, progress, { dryRun: false });
     const applied = await applyAll(session, plan, progress);
     const components = applied.filter((a) => a.kind === 'Component');
     if (components.length > 0)
@@ -96,7 +98,35 @@ async function preflight(session: Session, plan: PlannedObject[]): Promise<void>
   }
 }
 
-async function ensureNamespaces(session: Session, plan: PlannedObject[], progress: Progress): Promise<void> {
+/**
+ * The server's own checks (its schemas, admission, RBAC) on every object
+ * before any is written, so a refusal leaves nothing half-applied. Objects
+ * in namespaces still to be created cannot be tried yet.
+ */
+async function dryRun(
+  session: Session,
+  plan: PlannedObject[],
+  missingNamespaces: Set<string>,
+): Promise<void> {
+  for (const p of plan) {
+    if (missingNamespaces.has(p.namespace)) continue;
+    const kind = await session.call(() =>
+      session.mapper.kindFor(p.object as Required<Pick<KubeObject, 'apiVersion' | 'kind'>>),
+    );
+    await session.call(() =>
+      session.client(kind).apply(p.object, { fieldManager: FIELD_MANAGER, force: true, dryRun: true }),
+    );
+  }
+}
+
+/** With dryRun: only finds which namespaces are missing. */
+async function ensureNamespaces(
+  session: Session,
+  plan: PlannedObject[],
+  progress: Progress,
+  options: { dryRun: boolean },
+): Promise<Set<string>> {
+  const missing = new Set<string>();
   const namespaces = session.client(NAMESPACES);
   for (const ns of new Set(plan.map((p) => p.namespace))) {
     const exists = await session
@@ -107,6 +137,8 @@ async function ensureNamespaces(session: Session, plan: PlannedObject[], progres
         throw err;
       });
     if (exists) continue;
+    missing.add(ns);
+    if (options.dryRun) continue;
     await session.call(() =>
       namespaces.create(
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
@@ -115,6 +147,7 @@ async function ensureNamespaces(session: Session, plan: PlannedObject[], progres
     );
     progress.say(`namespace ${ns} created`);
   }
+  return missing;
 }
 
 /** Server-side apply as `oam-cli`, forced: the file is the user's intent (`kubectl apply --server-side --force-conflicts`). */
