@@ -159,6 +159,10 @@ describe('oam up on the local plane', () => {
       'Service/hello-web',
     ]);
 
+    const watchJson = await oam(['status', 'hello', '--watch', '-o', 'json']);
+    expect(watchJson.code).toBe(1);
+    expect(watchJson.stderr).toContain('--watch shows the tree');
+
     const missing = await oam(['status', 'nope']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('error: no Application or Component "nope" in namespace default');

@@ -4,6 +4,7 @@ import { addTargetOptions } from '../target-options.js';
 export interface StatusFlags {
   namespace: string;
   output: 'tree' | 'yaml' | 'json';
+  watch: boolean;
   kubeconfig?: string;
   context?: string;
   local: boolean;
@@ -20,7 +21,8 @@ export function registerStatus(program: Command): void {
     .option('-n, --namespace <name>', 'its namespace', 'default')
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['tree', 'yaml', 'json']).default('tree'),
-    );
+    )
+    .option('-w, --watch', 'keep showing the tree as it changes (Ctrl-C stops)', false);
   addTargetOptions(status).action(async (name: string, flags: StatusFlags) => {
     const { runStatus } = await import('./status.action.js');
     process.exitCode = await runStatus(name, flags);

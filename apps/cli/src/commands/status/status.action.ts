@@ -1,6 +1,6 @@
 import { stringify } from 'yaml';
 import { isNotFound } from '#runtime';
-import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { formatTree } from '../../output/status-tree.js';
 import { UserError } from '../../output/user-error.js';
@@ -17,8 +17,11 @@ export async function runStatus(name: string, flags: StatusFlags): Promise<numbe
   const line = `${targetLine(choice)}\n`;
   if (flags.output === 'tree') process.stdout.write(line);
   else process.stderr.write(line);
+  if (flags.watch && flags.output !== 'tree')
+    throw new UserError('--watch shows the tree: leave out -o', EXIT.INVALID);
   const session = await connect(choice, { startPlane: false, say: (l) => process.stderr.write(`${l}\n`) });
   try {
+    if (flags.watch) return await watch(name, flags.namespace, session);
     const view = await findView(name, flags.namespace, session);
     if (flags.output === 'json') process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
     else if (flags.output === 'yaml') process.stdout.write(stringify(view, { lineWidth: 0 }));
@@ -49,4 +52,24 @@ async function findView(
     `no Application or Component "${name}" in namespace ${namespace} on ${session.label}`,
     EXIT.INVALID,
   );
+}
+
+/**
+ * Redraws the tree in place on a terminal; in a pipe, prints it again only
+ * when it changed. Runs until Ctrl-C (exit 0) or the object is gone (exit 1).
+ */
+async function watch(name: string, namespace: string, session: Session): Promise<number> {
+  const live = Boolean(process.stdout.isTTY) && !('NO_COLOR' in process.env);
+  let last = '';
+  let stopped = false;
+  process.once('SIGINT', () => (stopped = true));
+  while (!stopped) {
+    const tree = formatTree(await findView(name, namespace, session));
+    if (tree !== last) {
+      process.stdout.write(live ? `\x1b[H\x1b[2J${tree}` : `${last ? '\n' : ''}${tree}`);
+      last = tree;
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return EXIT.OK;
 }

@@ -47,7 +47,21 @@ export async function runUp(flags: UpFlags): Promise<number> {
       return EXIT.OK;
     }
     if (apps.length === 0) return EXIT.OK;
-    return await waitHealthy(session, apps, flags.timeout, progress);
+    // Ctrl-C stops the waiting, not the rollout: say so, and how to look again.
+    const onInterrupt = () => {
+      progress.stop();
+      const names = apps.map((a) => `\`oam status ${a.name} -n ${a.namespace}\``).join(', ');
+      process.stderr.write(
+        `interrupted: stopped waiting; what was applied keeps rolling out (${names} shows it)\n`,
+      );
+      process.exit(130);
+    };
+    process.once('SIGINT', onInterrupt);
+    try {
+      return await waitHealthy(session, apps, flags.timeout, progress);
+    } finally {
+      process.removeListener('SIGINT', onInterrupt);
+    }
   } finally {
     progress.stop();
     session.close();
