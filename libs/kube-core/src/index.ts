@@ -26,7 +26,7 @@ export * from './owner.js';
 export * from './selectors/selectors.js';
 export { stableStringify } from './json/stable.js';
 export { hashOf } from './json/hash.js';
-export { cloneJson, deepEqual, isJsonObject } from './json/values.js';
+export { deepEqual, isJsonObject } from './json/values.js';
 export { applyJsonPatch, JsonPatchError, type JsonPatchErrorCode } from './patch/json-patch.js';
 export { createMergePatch, mergePatch } from './patch/merge-patch.js';
 export { realClock, sleepOn, type Clock, type TimerHandle } from './clock/clock.js';

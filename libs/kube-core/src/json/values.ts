@@ -18,8 +18,3 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   }
   return false;
 }
-
-/** A deep copy of a JSON value (`undefined` stays `undefined`). */
-export function cloneJson<T>(value: T): T {
-  return value === undefined ? value : structuredClone(value);
-}

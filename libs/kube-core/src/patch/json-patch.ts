@@ -9,7 +9,8 @@
  * path, throws a TypeError for a move into the value's own child, and its errors do
  * not tell a missing key from a missing parent, which kube-apiserver's messages do.
  */
-import { cloneJson, deepEqual, isJsonObject } from '../json/values.js';
+import { deepEqual, isJsonObject } from '../json/values.js';
+import { deepCopy } from '../object/copy.js';
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -43,7 +44,7 @@ export class JsonPatchError extends Error {
 
 /** Applies RFC 6902 operations to a copy of `doc` and returns the result (which may be a new root). */
 export function applyJsonPatch(doc: unknown, operations: readonly unknown[]): unknown {
-  let result = cloneJson(doc);
+  let result = deepCopy(doc);
   operations.forEach((operation, index) => {
     const op = isJsonObject(operation) ? String(operation.op) : '';
     try {
@@ -171,7 +172,7 @@ function addValue(doc: unknown, tokens: string[], value: unknown, pointer: strin
 function requireValue(operation: Record<string, unknown>, op: string, pointer: string): unknown {
   if (!('value' in operation))
     throw new JsonPatchError(`${op} operation does not apply: missing value`, 'missing-value', pointer);
-  return cloneJson(operation.value);
+  return deepCopy(operation.value);
 }
 
 function applyOperation(doc: unknown, operation: Record<string, unknown>): unknown {
@@ -212,7 +213,7 @@ function applyOperation(doc: unknown, operation: Record<string, unknown>): unkno
         );
       }
       const moved =
-        op === 'move' ? removeValue(doc, fromTokens, from) : cloneJson(getValue(doc, fromTokens, from, op));
+        op === 'move' ? removeValue(doc, fromTokens, from) : deepCopy(getValue(doc, fromTokens, from, op));
       return addValue(doc, tokens, moved, pointer, op);
     }
     case 'test': {

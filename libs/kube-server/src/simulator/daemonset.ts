@@ -5,12 +5,12 @@
  * `pod-template-generation` labels; RollingUpdate replaces a Pod of an old
  * template; status reports desired/current/ready/available/updated for one node.
  */
-import { type StoredObject } from '#kube-core';
+import { deepCopy, type StoredObject } from '#kube-core';
 import { fitsNode, type NodeInfo } from './kubelet.js';
 import { isPodActive, isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, truncateHistory } from './revisions.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { clone, deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
 import { omitZero, parseTime } from './values.js';
 import { claim } from './ownership.js';
 
@@ -39,7 +39,7 @@ function daemonTolerations(spec: Obj): Obj[] {
 
 /** ReplaceDaemonSetPodNodeNameNodeAffinity: require exactly this node, by metadata.name. */
 function pinToNode(spec: Obj, node: string): void {
-  const affinity = clone((spec.affinity ?? {}) as Obj);
+  const affinity = deepCopy((spec.affinity ?? {}) as Obj);
   affinity.nodeAffinity ??= {};
   affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
     nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],

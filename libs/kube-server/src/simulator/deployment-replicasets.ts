@@ -5,7 +5,7 @@
  * ScalingReplicaSet event, pruning history, and writing the deployment back.
  * The sync's decisions (which strategy, how far to scale) are in deployment.ts.
  */
-import { isControlledBy, type StoredObject } from '#kube-core';
+import { deepCopy, isControlledBy, type StoredObject } from '#kube-core';
 import {
   DESIRED_REPLICAS,
   MAX_REPLICAS,
@@ -34,7 +34,7 @@ import {
 } from './deployment-status.js';
 import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
-import { clone, deleteObj, getObj, writeObj, writeStatus } from './objects.js';
+import { deleteObj, getObj, writeObj, writeStatus } from './objects.js';
 import { findCondition, omitZero, semantic } from './values.js';
 
 const COMPONENT = 'deployment-controller';
@@ -54,8 +54,8 @@ export class DeploymentReplicaSets {
     protected d: StoredObject,
   ) {
     this.spec = (d.spec ?? {}) as Obj;
-    this.base = clone((d.status ?? {}) as Obj);
-    this.work = clone(this.base);
+    this.base = deepCopy((d.status ?? {}) as Obj);
+    this.work = deepCopy(this.base);
   }
 
   protected get replicas(): number {
@@ -80,7 +80,7 @@ export class DeploymentReplicaSets {
     const newRevision = Math.max(0, ...this.oldRSs.map(revisionOf)) + 1;
     if (existing) {
       let rs = existing;
-      const copy = clone(existing);
+      const copy = deepCopy(existing);
       const changed = this.setNewReplicaSetAnnotations(copy, String(newRevision), true);
       const minReady = this.spec.minReadySeconds ?? 0;
       if (changed || ((copy.spec as Obj).minReadySeconds ?? 0) !== minReady) {
@@ -159,7 +159,7 @@ export class DeploymentReplicaSets {
   /** The deployment carries its newest revision as an annotation (a metadata-only write). */
   protected setDeploymentRevision(revision: string): void {
     if (this.d.metadata.annotations?.[REVISION] === revision) return;
-    const copy = clone(this.d);
+    const copy = deepCopy(this.d);
     copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [REVISION]: revision };
     delete copy.status;
     this.d = writeObj(this.sim, GVR.deployments, copy);
@@ -184,7 +184,7 @@ export class DeploymentReplicaSets {
     const a = rs.metadata.annotations ?? {};
     const sizeChanges = oldScale !== newScale;
     if (!sizeChanges && a[DESIRED_REPLICAS] === desired && a[MAX_REPLICAS] === max) return false;
-    const copy = clone(rs);
+    const copy = deepCopy(rs);
     (copy.spec as Obj).replicas = newScale;
     copy.metadata.annotations = { ...a, [DESIRED_REPLICAS]: desired, [MAX_REPLICAS]: max };
     this.replace(writeObj(this.sim, GVR.replicasets, copy));

@@ -5,9 +5,8 @@
  * ReplicaSet. Kept apart from the controller because these are the pieces
  * `kubectl rollout history/undo` reads back, and they must match kube exactly.
  */
-import type { LabelSelector, StoredObject } from '#kube-core';
+import { deepCopy, type LabelSelector, type StoredObject } from '#kube-core';
 import { type Obj } from './sim.js';
-import { clone } from './objects.js';
 import { parseTime, sameJson, semantic } from './values.js';
 import { controllerRef } from './ownership.js';
 
@@ -38,7 +37,7 @@ export const byCreation = (a: StoredObject, b: StoredObject) =>
 /** EqualIgnoreHash: the templates are the same apart from the pod-template-hash label. */
 export function equalIgnoreHash(a: unknown, b: unknown): boolean {
   const strip = (t: unknown) => {
-    const copy = clone((t ?? {}) as Obj);
+    const copy = deepCopy((t ?? {}) as Obj);
     if (copy.metadata?.labels) delete copy.metadata.labels[HASH_LABEL];
     return semantic(copy);
   };
@@ -47,10 +46,10 @@ export function equalIgnoreHash(a: unknown, b: unknown): boolean {
 
 /** The new ReplicaSet for the deployment's template under `hash` (replicas and annotations are set by the caller). */
 export function buildReplicaSet(d: StoredObject, spec: Obj, hash: string): StoredObject {
-  const template = clone((spec.template ?? {}) as Obj);
+  const template = deepCopy((spec.template ?? {}) as Obj);
   template.metadata ??= {};
   template.metadata.labels = { ...(template.metadata.labels ?? {}), [HASH_LABEL]: hash };
-  const selector = clone((spec.selector ?? {}) as LabelSelector);
+  const selector = deepCopy((spec.selector ?? {}) as LabelSelector);
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [HASH_LABEL]: hash };
   return {
     apiVersion: 'apps/v1',

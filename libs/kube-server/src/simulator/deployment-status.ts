@@ -5,10 +5,9 @@
  * `kubectl rollout status` match on them). No API calls happen here: the
  * controller passes in what it read and writes back what these return.
  */
-import { type StoredObject } from '#kube-core';
+import { deepCopy, type StoredObject } from '#kube-core';
 import { replicasOf, statusNum, sum } from './deployment-rollout.js';
 import { type Obj } from './sim.js';
-import { clone } from './objects.js';
 import { findCondition, parseTime, timestamp, type Condition } from './values.js';
 
 // Condition reasons (pkg/controller/deployment/util).
@@ -92,7 +91,7 @@ export function calculateStatus(
     readyReplicas: sum(all, (rs) => statusNum(rs, 'readyReplicas')),
     availableReplicas: available,
     unavailableReplicas: Math.max(0, sum(all, replicasOf) - available),
-    ...(work.conditions ? { conditions: clone(work.conditions) } : {}),
+    ...(work.conditions ? { conditions: deepCopy(work.conditions) } : {}),
     ...(work.collisionCount !== undefined ? { collisionCount: work.collisionCount } : {}),
   };
   const t = now();

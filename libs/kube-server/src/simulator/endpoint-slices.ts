@@ -1,8 +1,8 @@
 /** The EndpointSlice controller's sync of one Service (see endpoints.ts). */
-import { stableStringify, type StoredObject } from '#kube-core';
+import { deepCopy, stableStringify, type StoredObject } from '#kube-core';
 import { isPodReady } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { clone, deleteObj, served, writeObj } from './objects.js';
+import { deleteObj, served, writeObj } from './objects.js';
 import {
   SERVICE,
   SLICE_SERVICE_NAME,
@@ -39,7 +39,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     .list(GVR.endpointslices, namespace, {
       labelSelector: `${SLICE_SERVICE_NAME}=${name},${SLICE_MANAGED_BY}=${SLICE_CONTROLLER}`,
     })
-    .map(clone)
+    .map((o) => deepCopy(o))
     .filter((s) => !s.metadata.deletionTimestamp);
   const ownedBy = (slice: StoredObject) =>
     (slice.metadata.ownerReferences ?? []).some(
@@ -87,7 +87,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
       same(slice.metadata.labels, labels)
     )
       return;
-    const next = clone(slice);
+    const next = deepCopy(slice);
     next.metadata.labels = labels;
     next.endpoints = endpoints;
     next.ports = ports;

@@ -15,10 +15,10 @@
  *   nothing is selected. Only when the server serves `endpointslices`.
  * Services without a selector are left alone (their endpoints are the user's).
  */
-import { type StoredObject } from '#kube-core';
+import { deepCopy, type StoredObject } from '#kube-core';
 import { isPodReady } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { clone, deleteObj, getObj, listObjs, served, writeObj } from './objects.js';
+import { deleteObj, getObj, listObjs, served, writeObj } from './objects.js';
 import { syncEndpointSlices } from './endpoint-slices.js';
 import {
   SERVICE,
@@ -180,7 +180,7 @@ export class EndpointsController {
       return;
     }
     if (same(current.subsets ?? [], subsets) && same(current.metadata.labels ?? {}, labels)) return;
-    const next = clone(current);
+    const next = deepCopy(current);
     next.metadata.labels = labels;
     if (subsets.length) next.subsets = subsets;
     else delete next.subsets;

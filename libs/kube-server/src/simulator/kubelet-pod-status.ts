@@ -4,18 +4,17 @@
  * with the five standard conditions in the kubelet's order and messages.
  * Pure: each takes the pod and the time and returns the status to write.
  */
-import { type StoredObject } from '#kube-core';
+import { deepCopy, type StoredObject } from '#kube-core';
 import { containerStatus, containersOf, initContainersOf } from './kubelet-containers.js';
 import { ANNOTATIONS } from './kubelet-lifecycle.js';
 import { NODE_IP } from './node.js';
 import { conditionsOf } from './pods.js';
 import { type Obj } from './sim.js';
-import { clone } from './objects.js';
 import { findCondition, timestamp, type Condition } from './values.js';
 
 /** The pod's status with the node's host IPs and a start time. */
 function baseStatus(pod: StoredObject, now: number): Obj {
-  const status = clone((pod.status ?? {}) as Obj);
+  const status = deepCopy((pod.status ?? {}) as Obj);
   status.hostIP = NODE_IP;
   status.hostIPs = [{ ip: NODE_IP }];
   status.startTime ??= timestamp(now);

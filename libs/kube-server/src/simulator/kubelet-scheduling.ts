@@ -4,14 +4,14 @@
  * filter plugins decide for a single node), and binding it there or reporting
  * PodScheduled=False/Unschedulable with the scheduler's message.
  */
-import { type StoredObject } from '#kube-core';
+import { deepCopy, type StoredObject } from '#kube-core';
 import { scheduledEvent } from './kubelet-events.js';
 import { mergeConditions } from './kubelet-pod-status.js';
 import { nodeLabels } from './node.js';
 import { conditionsOf } from './pods.js';
 import { SIMULATED_ANNOTATION } from './options.js';
 import { GVR, type Obj, type Sim } from './sim.js';
-import { clone, writeObj, writeStatus } from './objects.js';
+import { writeObj, writeStatus } from './objects.js';
 
 export interface NodeInfo {
   name: string;
@@ -97,7 +97,7 @@ export function unschedulableReason(
 
 /** A copy of the pod carrying `simulation.oam.dev/simulated: "true"` (it runs on the simulated node). */
 export function markSimulated(pod: StoredObject): StoredObject {
-  const copy = clone(pod);
+  const copy = deepCopy(pod);
   copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
   return copy;
 }
@@ -113,7 +113,7 @@ export function schedulePod(
   const why = unschedulableReason(spec, node, nodeObject);
   if (why) {
     const message = `0/1 nodes are available: 1 ${why}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`;
-    const status = clone((pod.status ?? {}) as Obj);
+    const status = deepCopy((pod.status ?? {}) as Obj);
     status.phase = 'Pending';
     status.conditions = mergeConditions(
       conditionsOf(pod),

@@ -11,10 +11,10 @@
  * When the server does not serve `nodes` (yet), this logs once and does nothing.
  */
 import { cpus, totalmem } from 'node:os';
-import { type StoredObject } from '#kube-core';
+import { deepCopy, type StoredObject } from '#kube-core';
 import { SIMULATED_ANNOTATION } from './options.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
-import { clone, getObj, served, writeObj, writeStatus } from './objects.js';
+import { getObj, served, writeObj, writeStatus } from './objects.js';
 import { findCondition, sameJson, semantic, timestamp, type Condition } from './values.js';
 
 export const NODE = 'node';
@@ -157,7 +157,7 @@ export function reconcileNode(sim: Sim, name: string): void {
     !sameJson(labels, node.metadata.labels ?? {}) ||
     !sameJson(annotations, node.metadata.annotations ?? {})
   ) {
-    const copy = clone(node);
+    const copy = deepCopy(node);
     copy.metadata.labels = labels;
     copy.metadata.annotations = annotations;
     node = writeObj(sim, GVR.nodes, copy);

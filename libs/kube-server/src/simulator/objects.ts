@@ -1,9 +1,7 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
-import type { GroupVersionResource, StoredObject } from '#kube-core';
+import { deepCopy, type GroupVersionResource, type StoredObject } from '#kube-core';
 import { statusCode, type Obj, type Sim } from './sim.js';
 import { sameJson } from './values.js';
-
-export const clone = <T>(value: T): T => structuredClone(value);
 
 export function getObj(
   sim: Sim,
@@ -12,11 +10,11 @@ export function getObj(
   name: string,
 ): StoredObject | undefined {
   const obj = sim.api.get(gvr, namespace || undefined, name);
-  return obj ? clone(obj) : undefined;
+  return obj ? deepCopy(obj) : undefined;
 }
 
 export function listObjs(sim: Sim, gvr: GroupVersionResource, namespace: string): StoredObject[] {
-  return sim.api.list(gvr, namespace || undefined).map(clone);
+  return sim.api.list(gvr, namespace || undefined).map((o) => deepCopy(o));
 }
 
 /**

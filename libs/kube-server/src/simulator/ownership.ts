@@ -4,6 +4,7 @@
  */
 import {
   controllerOf,
+  deepCopy,
   type GroupVersionResource,
   type LabelSelector,
   labelSelectorMatches,
@@ -11,7 +12,7 @@ import {
   ownerReferenceTo,
   type StoredObject,
 } from '#kube-core';
-import { clone, writeObj } from './objects.js';
+import { writeObj } from './objects.js';
 import type { Obj, Sim } from './sim.js';
 
 /** The controller reference a simulated controller puts on what it creates or adopts. */
@@ -39,7 +40,7 @@ export function claim(
     }
     if (owner.metadata.deletionTimestamp || obj.metadata.deletionTimestamp) continue;
     if (!labelSelectorMatches(selector, obj.metadata.labels)) continue;
-    const adopted = clone(obj);
+    const adopted = deepCopy(obj);
     adopted.metadata.ownerReferences = [...(adopted.metadata.ownerReferences ?? []), controllerRef(owner)];
     owned.push(writeObj(sim, gvr, adopted));
   }

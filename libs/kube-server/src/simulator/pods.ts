@@ -1,7 +1,6 @@
 /** Pod helpers shared by the simulated controllers (pkg/controller/controller_utils.go, pkg/api/v1/pod). */
-import { type StoredObject } from '#kube-core';
+import { deepCopy, type StoredObject } from '#kube-core';
 import { type Obj } from './sim.js';
-import { clone } from './objects.js';
 import { findCondition, parseTime, type Condition } from './values.js';
 import { controllerRef } from './ownership.js';
 
@@ -44,7 +43,7 @@ export function podFromTemplate(
   extraLabels: Record<string, string> = {},
   extraAnnotations: Record<string, string> = {},
 ): StoredObject {
-  const t = clone(template ?? {});
+  const t = deepCopy(template ?? {});
   const meta = (t.metadata ?? {}) as Obj;
   const labels = { ...(meta.labels ?? {}), ...extraLabels };
   const annotations = { ...(meta.annotations ?? {}), ...extraAnnotations };

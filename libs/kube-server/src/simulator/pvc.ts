@@ -5,7 +5,8 @@
  * (No PersistentVolume objects: this server does not serve them.)
  */
 import { GVR, type Obj, type Sim } from './sim.js';
-import { clone, getObj, writeObj, writeStatus } from './objects.js';
+import { getObj, writeObj, writeStatus } from './objects.js';
+import { deepCopy } from '#kube-core';
 
 export const PVC = 'pvc';
 const COMPONENT = 'persistentvolume-controller';
@@ -16,7 +17,7 @@ export function reconcileClaim(sim: Sim, namespace: string, name: string): void 
   const spec = (claim.spec ?? {}) as Obj;
   if ((claim.status as Obj | undefined)?.phase === 'Bound') return;
   if (!spec.volumeName) {
-    const copy = clone(claim);
+    const copy = deepCopy(claim);
     (copy.spec as Obj).volumeName = `pvc-${claim.metadata.uid}`;
     copy.metadata.annotations = {
       ...(copy.metadata.annotations ?? {}),

@@ -4,10 +4,10 @@
  * `<owner>-<hash>`, labelled with the owner's selector and
  * `controller.kubernetes.io/hash`, numbered by `revision`.
  */
-import { isControlledBy, type StoredObject } from '#kube-core';
+import { deepCopy, isControlledBy, type StoredObject } from '#kube-core';
 import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
-import { clone, deleteObj, getObj, listObjs, writeObj, writeStatus } from './objects.js';
+import { deleteObj, getObj, listObjs, writeObj, writeStatus } from './objects.js';
 import { sameJson, semantic } from './values.js';
 import { claim } from './ownership.js';
 
@@ -26,11 +26,11 @@ const revisionNumber = (r: StoredObject) => Number((r as Obj).revision ?? 0);
 
 /** The patch kube stores: the template under spec, marked `$patch: replace`. */
 export function revisionData(template: unknown): Obj {
-  return { spec: { template: { ...clone((template ?? {}) as Obj), $patch: 'replace' } } };
+  return { spec: { template: { ...deepCopy((template ?? {}) as Obj), $patch: 'replace' } } };
 }
 
 export function templateOf(revision: StoredObject): Obj {
-  const template = clone(((revision as Obj).data?.spec?.template ?? {}) as Obj);
+  const template = deepCopy(((revision as Obj).data?.spec?.template ?? {}) as Obj);
   delete template.$patch;
   return template;
 }
@@ -49,7 +49,7 @@ export function syncRevisions(sim: Sim, owner: StoredObject, ownerGvr: typeof GV
     let update = equal[equal.length - 1];
     if (revisionNumber(update) !== max) {
       update = writeObj(sim, GVR.controllerrevisions, {
-        ...clone(update),
+        ...deepCopy(update),
         revision: max + 1,
       } as StoredObject);
     }

@@ -1,3 +1,4 @@
+import { isJsonObject } from '#kube-core';
 import type { Definition } from '#api';
 import type { TemplateCompiler } from '../engines/compiler.js';
 import type { ParameterSchema } from '../engines/engine.js';
@@ -46,23 +47,19 @@ export function toOpenApiV3(schema: ParameterSchema): Record<string, unknown> {
       if (branches.length < value.length) out.nullable = true;
       if (branches.length === 1) Object.assign(out, toOpenApiV3(branches[0] as ParameterSchema));
       else out[key] = branches.map((b) => toOpenApiV3(b as ParameterSchema));
-    } else if ((key === 'properties' || key === 'patternProperties') && isObject(value)) {
+    } else if ((key === 'properties' || key === 'patternProperties') && isJsonObject(value)) {
       out[key] = Object.fromEntries(
-        Object.entries(value).map(([k, v]) => [k, isObject(v) ? toOpenApiV3(v) : v]),
+        Object.entries(value).map(([k, v]) => [k, isJsonObject(v) ? toOpenApiV3(v) : v]),
       );
-    } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isObject(value)) {
+    } else if ((key === 'items' || key === 'additionalProperties' || key === 'not') && isJsonObject(value)) {
       out[key] = toOpenApiV3(value);
     } else if (key === 'allOf' && Array.isArray(value)) {
-      out[key] = value.map((b) => (isObject(b) ? toOpenApiV3(b) : b));
+      out[key] = value.map((b) => (isJsonObject(b) ? toOpenApiV3(b) : b));
     } else out[key] = value;
   }
   return out;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function isNullType(v: unknown): boolean {
-  return isObject(v) && v.type === 'null' && Object.keys(v).length === 1;
+  return isJsonObject(v) && v.type === 'null' && Object.keys(v).length === 1;
 }

@@ -7,7 +7,7 @@
  */
 import { fieldPath, itemPath, type TypeSchema } from '../schema/lookup.js';
 import { badRequest, internalError, strategicUnsupported } from '../status.js';
-import { cloneJson, deepEqual, isJsonObject, type JsonObject } from '#kube-core';
+import { deepCopy, deepEqual, isJsonObject, type JsonObject } from '#kube-core';
 import * as errors from './errors.js';
 import { indexIn, normalizeOrder } from './order.js';
 
@@ -22,13 +22,13 @@ const shapeOf = (value: unknown): Shape =>
 
 export function strategicMergePatch(live: object, patch: unknown, schema: TypeSchema): object {
   if (!schema.builtIn) throw strategicUnsupported();
-  if (patch === null) return cloneJson(live);
+  if (patch === null) return deepCopy(live);
   if (!isJsonObject(patch)) {
     throw badRequest(
       `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
     );
   }
-  return mergeMap(cloneJson(live) as JsonObject, cloneJson(patch), schema, '');
+  return mergeMap(deepCopy(live) as JsonObject, deepCopy(patch), schema, '');
 }
 
 /** Merges `patch` into `original`; both are private copies and are consumed. */
@@ -100,7 +100,7 @@ function applyPrimitiveDeletions(
     const merge = schema.listRule(fieldPath(path, field)).strategy === 'merge';
     original[field] = merge
       ? current.filter((item) => !toDelete.some((gone) => deepEqual(gone, item)))
-      : cloneJson(toDelete);
+      : deepCopy(toDelete);
   }
 }
 

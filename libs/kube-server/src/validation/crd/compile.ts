@@ -3,6 +3,7 @@
  * version's openAPIV3Schema once, then reused for every object. CEL rules
  * (`x-kubernetes-validations`) are not evaluated.
  */
+import { isJsonObject } from '#kube-core';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { type FieldCause, dedupe } from '../field-errors.js';
@@ -12,7 +13,7 @@ import { applySchemaDefaults } from './defaults.js';
 import { validateEmbeddedResources } from './embedded-resources.js';
 import { validateListTypes } from './list-types.js';
 import { pruneResource } from './prune.js';
-import { type Json, type JsonSchemaProps, isPlainObject } from './schema-types.js';
+import { type Json, type JsonSchemaProps } from './schema-types.js';
 import { toAjvSchema } from './to-ajv.js';
 
 export interface CustomResourceSchema {
@@ -61,13 +62,13 @@ function versionSchema(schema: JsonSchemaProps, validator: ValidateFunction): Cu
 
 function versionsOf(crd: object): Json[] {
   const spec = (crd as Json).spec;
-  const versions = isPlainObject(spec) ? spec.versions : undefined;
-  return Array.isArray(versions) ? versions.filter(isPlainObject) : [];
+  const versions = isJsonObject(spec) ? spec.versions : undefined;
+  return Array.isArray(versions) ? versions.filter(isJsonObject) : [];
 }
 
 function compileVersion(ajv: Ajv, crdName: string, entry: Json): CustomResourceSchema {
-  const declared = isPlainObject(entry.schema) ? entry.schema.openAPIV3Schema : undefined;
-  const schema = (isPlainObject(declared) ? declared : PRESERVE_ALL) as JsonSchemaProps;
+  const declared = isJsonObject(entry.schema) ? entry.schema.openAPIV3Schema : undefined;
+  const schema = (isJsonObject(declared) ? declared : PRESERVE_ALL) as JsonSchemaProps;
   try {
     return versionSchema(schema, ajv.compile(toAjvSchema(schema)));
   } catch (err) {

@@ -5,7 +5,8 @@
  * of non-nullable fields without a default are dropped first, as kube's
  * PruneNonNullableNullsWithoutDefaults does.
  */
-import { type Json, type JsonSchemaProps, deepCopy, isPlainObject, valueSchema } from './schema-types.js';
+import { deepCopy, isJsonObject } from '#kube-core';
+import { type Json, type JsonSchemaProps, valueSchema } from './schema-types.js';
 
 function fill(value: unknown, schema: JsonSchemaProps | undefined): void {
   if (!schema) return;
@@ -13,7 +14,7 @@ function fill(value: unknown, schema: JsonSchemaProps | undefined): void {
     for (const item of value) fill(item, schema.items);
     return;
   }
-  if (!isPlainObject(value)) return;
+  if (!isJsonObject(value)) return;
   const mapValues = valueSchema(schema);
   for (const [key, property] of Object.entries(schema.properties ?? {})) {
     const current = value[key];

@@ -3,9 +3,10 @@
  * values (schema/objectmeta validateEmbeddedResource): apiVersion and kind
  * present and well-formed, and a metadata.name, when given, a DNS subdomain.
  */
+import { isJsonObject } from '#kube-core';
 import { type FieldCause, invalid, required } from '../field-errors.js';
 import { isDns1035Label, isDns1123Subdomain } from '../syntax.js';
-import { type Json, type JsonSchemaProps, isPlainObject, valueSchema } from './schema-types.js';
+import { type Json, type JsonSchemaProps, valueSchema } from './schema-types.js';
 
 const GROUP_VERSION = /^([^/]+\/)?[^/]+$/;
 
@@ -35,7 +36,7 @@ function checkResource(x: Json, path: string): FieldCause[] {
       }
     }
   }
-  const name = isPlainObject(x.metadata) ? x.metadata.name : undefined;
+  const name = isJsonObject(x.metadata) ? x.metadata.name : undefined;
   if (typeof name === 'string' && name.length > 0) {
     for (const msg of isDns1123Subdomain(name)) causes.push(invalid(at('metadata.name'), name, msg));
   }
@@ -48,7 +49,7 @@ function walk(value: unknown, schema: JsonSchemaProps | undefined, path: string,
     value.forEach((item, i) => walk(item, schema.items, `${path}[${i}]`, out));
     return;
   }
-  if (!isPlainObject(value)) return;
+  if (!isJsonObject(value)) return;
   if (schema['x-kubernetes-embedded-resource'] && path) out.push(...checkResource(value, path));
   const mapValues = valueSchema(schema);
   for (const [key, child] of Object.entries(value)) {

@@ -3,8 +3,9 @@
  * listtype validation reports it: `spec.tags[2]: Duplicate value: "a"`, and for
  * maps the duplicated key fields: `Duplicate value: map[string]interface {}{"name":"http"}`.
  */
+import { isJsonObject } from '#kube-core';
 import { type FieldCause, duplicate, duplicateRendered, goRepr } from '../field-errors.js';
-import { type JsonSchemaProps, isPlainObject, valueSchema } from './schema-types.js';
+import { type JsonSchemaProps, valueSchema } from './schema-types.js';
 
 function listCauses(list: unknown[], schema: JsonSchemaProps, path: string): FieldCause[] {
   const type = schema['x-kubernetes-list-type'];
@@ -16,7 +17,7 @@ function listCauses(list: unknown[], schema: JsonSchemaProps, path: string): Fie
     let shown: Record<string, unknown> | undefined;
     if (type === 'set') {
       key = JSON.stringify(item);
-    } else if (type === 'map' && isPlainObject(item)) {
+    } else if (type === 'map' && isJsonObject(item)) {
       shown = Object.fromEntries((schema['x-kubernetes-list-map-keys'] ?? []).map((k) => [k, item[k]]));
       key = JSON.stringify(shown);
     } else {
@@ -39,7 +40,7 @@ function walk(value: unknown, schema: JsonSchemaProps | undefined, path: string,
     value.forEach((item, i) => walk(item, schema.items, `${path}[${i}]`, out));
     return;
   }
-  if (!isPlainObject(value)) return;
+  if (!isJsonObject(value)) return;
   const mapValues = valueSchema(schema);
   for (const [key, child] of Object.entries(value)) {
     walk(child, schema.properties?.[key] ?? mapValues, path ? `${path}.${key}` : key, out);

@@ -5,14 +5,9 @@
  * in embedded resources, and metadata keeps only ObjectMeta's fields.
  * Returns a pruned copy and the paths that were dropped (for fieldValidation).
  */
+import { isJsonObject } from '#kube-core';
 import { modelFieldNames } from '../builtin-unknown-fields.js';
-import {
-  type Json,
-  type JsonSchemaProps,
-  isPlainObject,
-  preservesUnknown,
-  valueSchema,
-} from './schema-types.js';
+import { type Json, type JsonSchemaProps, preservesUnknown, valueSchema } from './schema-types.js';
 
 const RESOURCE_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 let objectMetaFields: ReadonlySet<string> | undefined;
@@ -20,7 +15,7 @@ let objectMetaFields: ReadonlySet<string> | undefined;
 const join = (path: string, key: string): string => (path ? `${path}.${key}` : key);
 
 function pruneMetadata(metadata: unknown, path: string, dropped: string[]): unknown {
-  if (!isPlainObject(metadata)) return metadata;
+  if (!isJsonObject(metadata)) return metadata;
   objectMetaFields ??= modelFieldNames('V1ObjectMeta');
   const out: Json = {};
   for (const [key, value] of Object.entries(metadata)) {
@@ -42,7 +37,7 @@ function pruneValue(
       ? value.map((item, i) => pruneValue(item, schema.items, `${path}[${i}]`, dropped))
       : value;
   }
-  if (!isPlainObject(value)) return value;
+  if (!isJsonObject(value)) return value;
   return pruneObject(value, schema, path, dropped, schema['x-kubernetes-embedded-resource'] === true);
 }
 

@@ -1,4 +1,6 @@
 /** The parts of apiextensions.k8s.io/v1 JSONSchemaProps this module reads. */
+import { isJsonObject } from '#kube-core';
+
 export interface JsonSchemaProps {
   type?: string;
   format?: string;
@@ -39,12 +41,9 @@ export interface JsonSchemaProps {
 
 export type Json = Record<string, unknown>;
 
-export const isPlainObject = (v: unknown): v is Json =>
-  v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /** The schema that governs a map's values, if it is a map (additionalProperties with a schema). */
 export function valueSchema(schema: JsonSchemaProps): JsonSchemaProps | undefined {
-  return isPlainObject(schema.additionalProperties)
+  return isJsonObject(schema.additionalProperties)
     ? (schema.additionalProperties as JsonSchemaProps)
     : undefined;
 }
@@ -52,8 +51,4 @@ export function valueSchema(schema: JsonSchemaProps): JsonSchemaProps | undefine
 /** Whether unknown fields survive at this node (explicit preserve, or `additionalProperties: true`). */
 export function preservesUnknown(schema: JsonSchemaProps): boolean {
   return schema['x-kubernetes-preserve-unknown-fields'] === true || schema.additionalProperties === true;
-}
-
-export function deepCopy<T>(value: T): T {
-  return value === undefined ? value : structuredClone(value);
 }

@@ -3,8 +3,9 @@
  * version's openAPIV3Schema (apiserver/schema/validation.go and the CRD
  * OpenAPI schema validation), with kube's messages.
  */
+import { isJsonObject } from '#kube-core';
 import { type FieldCause, forbidden, invalid, required } from '../field-errors.js';
-import { type JsonSchemaProps, isPlainObject } from './schema-types.js';
+import { type JsonSchemaProps } from './schema-types.js';
 
 type Level = 'root' | 'item' | 'field';
 
@@ -66,7 +67,7 @@ function junctorCauses(s: JsonSchemaProps, path: string, intOrString: boolean): 
       }
     });
   }
-  if (isPlainObject(s.not)) causes.push(...nestedCauses(s.not as JsonSchemaProps, `${path}.not`));
+  if (isJsonObject(s.not)) causes.push(...nestedCauses(s.not as JsonSchemaProps, `${path}.not`));
   return causes;
 }
 
@@ -171,7 +172,7 @@ function walk(s: JsonSchemaProps, level: Level, path: string): FieldCause[] {
     if (level === 'root' && key === 'metadata') continue;
     causes.push(...walk(child, 'field', `${path}.properties[${key}]`));
   }
-  if (isPlainObject(s.additionalProperties)) {
+  if (isJsonObject(s.additionalProperties)) {
     causes.push(...walk(s.additionalProperties as JsonSchemaProps, 'field', `${path}.additionalProperties`));
   }
   if (s.items) causes.push(...walk(s.items, 'item', `${path}.items`));

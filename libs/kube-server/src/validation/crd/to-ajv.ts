@@ -6,8 +6,8 @@
  * vendor extensions are dropped, and formats kube does not know are ignored
  * (kube strips them too).
  */
+import { isJsonObject } from '#kube-core';
 import type { JsonSchemaProps } from './schema-types.js';
-import { isPlainObject } from './schema-types.js';
 
 /** Formats kube-apiserver validates for custom resources that ajv-formats implements alike. */
 export const CHECKED_FORMATS = new Set([
@@ -62,7 +62,7 @@ export function toAjvSchema(s: JsonSchemaProps): AjvSchema {
   if (s.properties) {
     out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, toAjvSchema(v)]));
   }
-  if (isPlainObject(s.additionalProperties)) out.additionalProperties = toAjvSchema(s.additionalProperties);
+  if (isJsonObject(s.additionalProperties)) out.additionalProperties = toAjvSchema(s.additionalProperties);
   if (s.items) out.items = toAjvSchema(s.items);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     if (s[key]) out[key] = s[key]!.map(toAjvSchema);

@@ -4,6 +4,7 @@
  * versions (exactly one storage version, schemas present and structural,
  * defaults valid), printer columns.
  */
+import { isJsonObject } from '#kube-core';
 import { Ajv } from 'ajv';
 import {
   type FieldCause,
@@ -16,7 +17,7 @@ import {
 import { schemaErrorsToCauses } from '../schema-errors.js';
 import { isDns1035Label, isDns1123Subdomain } from '../syntax.js';
 import { asList, asObj } from '../checks/meta-checks.js';
-import { type JsonSchemaProps, isPlainObject } from './schema-types.js';
+import { type JsonSchemaProps } from './schema-types.js';
 import { validateStructuralSchema } from './structural.js';
 import { toAjvSchema } from './to-ajv.js';
 
@@ -75,7 +76,7 @@ function validateDefaults(s: JsonSchemaProps, path: string, ajv: Ajv, out: Field
   }
   for (const [key, child] of Object.entries(s.properties ?? {}))
     validateDefaults(child, `${path}.properties[${key}]`, ajv, out);
-  if (isPlainObject(s.additionalProperties)) {
+  if (isJsonObject(s.additionalProperties)) {
     validateDefaults(s.additionalProperties as JsonSchemaProps, `${path}.additionalProperties`, ajv, out);
   }
   if (s.items) validateDefaults(s.items, `${path}.items`, ajv, out);
@@ -111,7 +112,7 @@ function validateVersions(versions: unknown[]): FieldCause[] {
     else causes.push(...dns1035(version.name, `${at}.name`));
     const schema = asObj(version.schema).openAPIV3Schema;
     const schemaPath = `${at}.schema.openAPIV3Schema`;
-    if (!isPlainObject(schema)) {
+    if (!isJsonObject(schema)) {
       causes.push(required(schemaPath, 'schemas are required'));
     } else {
       const structural = validateStructuralSchema(schema as JsonSchemaProps, schemaPath);
