@@ -1,7 +1,4 @@
-import { type StoredObject } from '#kube-core';
-
-type StringMap = Record<string, unknown>;
-const isMap = (v: unknown): v is StringMap => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+import { isJsonObject, type JsonObject, type StoredObject } from '#kube-core';
 
 /**
  * Secret.stringData is write-only: kube's v1 → internal conversion
@@ -15,9 +12,9 @@ export function foldStringData(secret: StoredObject): void {
     delete secret.stringData;
     return;
   }
-  if (!isMap(stringData) || !Object.values(stringData).every((v) => typeof v === 'string')) return;
+  if (!isJsonObject(stringData) || !Object.values(stringData).every((v) => typeof v === 'string')) return;
   if (Object.keys(stringData).length) {
-    const data: StringMap = isMap(secret.data) ? { ...secret.data } : {};
+    const data: JsonObject = isJsonObject(secret.data) ? { ...secret.data } : {};
     for (const [key, value] of Object.entries(stringData))
       data[key] = Buffer.from(value as string, 'utf8').toString('base64');
     secret.data = data;

@@ -1,10 +1,17 @@
-import { applyJsonPatch, JsonPatchError, mergePatch, type JsonPatchErrorCode } from '#kube-core';
+import {
+  applyJsonPatch,
+  deepCopy,
+  isJsonObject,
+  JsonPatchError,
+  mergePatch,
+  type JsonObject,
+  type JsonPatchErrorCode,
+} from '#kube-core';
 import type { PatchKeys } from '../engines/engine.js';
 import { RenderError, type ErrorLocation } from '../errors.js';
 import { directivesAt, type PatchDirectives } from './directives.js';
 
 type Json = unknown;
-type JsonMap = Record<string, Json>;
 
 export interface ApplyPatchOptions {
   /** Where the patch comes from (the trait): added to every error. */
@@ -44,13 +51,13 @@ export function applyPatch(
   };
   try {
     if (root.jsonPatch) {
-      const operations = (patch as JsonMap).operations;
+      const operations = (patch as JsonObject).operations;
       if (!Array.isArray(operations))
         throw patchError('jsonPatch needs `operations`, a list of RFC 6902 operations');
       return applyJsonPatch(target, operations) as object;
     }
     if (root.jsonMergePatch) return mergePatch(target, patch) as object;
-    return new Unifier(patchKeys).map(target as JsonMap, patch as JsonMap, '', '', undefined);
+    return new Unifier(patchKeys).map(target as JsonObject, patch as JsonObject, '', '', undefined);
   } catch (err) {
     if (err instanceof JsonPatchError) {
       const what = err.code === 'invalid-operation' ? '' : ` (${err.op} ${err.path})`;
@@ -95,14 +102,14 @@ class Unifier {
    * patch key inherited from the fields above.
    */
   map(
-    base: JsonMap | typeof ABSENT,
-    patch: JsonMap,
+    base: JsonObject | typeof ABSENT,
+    patch: JsonObject,
     keyPath: string,
     dataPath: string,
     key?: string,
-  ): JsonMap {
-    const out: JsonMap = {};
-    if (base !== ABSENT) for (const [k, v] of Object.entries(base)) out[k] = clone(v);
+  ): JsonObject {
+    const out: JsonObject = {};
+    if (base !== ABSENT) for (const [k, v] of Object.entries(base)) out[k] = deepCopy(v);
     for (const [k, value] of Object.entries(patch)) {
       const fieldKeyPath = keyPath ? `${keyPath}.${k}` : k;
       const fieldPath = dataPath ? `${dataPath}.${k}` : k;
@@ -119,14 +126,14 @@ class Unifier {
   }
 
   value(base: Maybe, patch: Json, keyPath: string, dataPath: string, key?: string): Json {
-    if (isMap(patch)) {
-      if (base !== ABSENT && !isMap(base)) throw conflict(dataPath, base, patch);
-      return this.map(base as JsonMap | typeof ABSENT, patch, keyPath, dataPath, key);
+    if (isJsonObject(patch)) {
+      if (base !== ABSENT && !isJsonObject(base)) throw conflict(dataPath, base, patch);
+      return this.map(base as JsonObject | typeof ABSENT, patch, keyPath, dataPath, key);
     }
     // A list inside a list is not a field: no markers apply to it, it unifies by index.
     if (Array.isArray(patch)) return this.list(base, patch, NO_DIRECTIVES, keyPath, dataPath, undefined);
     if (base !== ABSENT && !sameScalar(base, patch)) throw conflict(dataPath, base, patch);
-    return clone(patch);
+    return deepCopy(patch);
   }
 
   list(
@@ -143,7 +150,7 @@ class Unifier {
     if (directives.each) {
       // `[...X]`: X constrains every item there is; with no list in the workload there are none.
       if (base === ABSENT) return [];
-      return patch.length === 0 ? clone(base) : base.map((b, i) => item(b, patch[0], i));
+      return patch.length === 0 ? deepCopy(base) : base.map((b, i) => item(b, patch[0], i));
     }
     if (base === ABSENT || directives.replace) return patch.map((p, i) => item(ABSENT, p, i));
     const aligned = key ? alignByKey(base, patch, key, directives.retainKeys) : undefined;
@@ -153,7 +160,7 @@ class Unifier {
     for (let i = 0; i < Math.max(baseItems.length, patchItems.length); i++) {
       const b: Maybe = i < baseItems.length ? baseItems[i] : ABSENT;
       // The patch's list is taken as open: items past its end are the workload's.
-      out.push(i < patchItems.length ? item(b, patchItems[i], i) : clone(b));
+      out.push(i < patchItems.length ? item(b, patchItems[i], i) : deepCopy(b));
     }
     return out;
   }
@@ -215,7 +222,7 @@ function alignByKey(
 function keyValue(item: Json, segments: string[]): string | undefined | typeof ABSENT {
   let at: Json = item;
   for (const seg of segments) {
-    if (isMap(at) && Object.hasOwn(at, seg)) at = at[seg];
+    if (isJsonObject(at) && Object.hasOwn(at, seg)) at = at[seg];
     else if (Array.isArray(at) && /^\d+$/.test(seg) && Number(seg) < at.length) at = at[Number(seg)];
     else return ABSENT;
   }
@@ -234,18 +241,10 @@ function conflict(path: string, workload: Json, patch: Json): RenderError {
 
 function describe(v: Json): string {
   if (Array.isArray(v)) return 'a list';
-  if (isMap(v)) return 'a map';
+  if (isJsonObject(v)) return 'a map';
   return JSON.stringify(v);
 }
 
 function sameScalar(a: Json, b: Json): boolean {
   return a === b || (typeof a === 'number' && typeof b === 'number' && Number.isNaN(a) && Number.isNaN(b));
-}
-
-function isMap(v: unknown): v is JsonMap {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function clone<T>(v: T): T {
-  return v === undefined || v === null || typeof v !== 'object' ? v : structuredClone(v);
 }
