@@ -31,4 +31,4 @@ export { applyJsonPatch, JsonPatchError, type JsonPatchErrorCode } from './patch
 export { createMergePatch, mergePatch } from './patch/merge-patch.js';
 export { realClock, sleepOn, type Clock, type TimerHandle } from './clock/clock.js';
 export { FakeClock } from './clock/fake-clock.js';
-export { eventually, type EventuallyOptions } from './wait/eventually.js';
+export { describeValue, eventually, type EventuallyOptions } from './wait/eventually.js';

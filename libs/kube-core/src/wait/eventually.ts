@@ -39,15 +39,16 @@ export async function eventually<T>(
     }
     if (clock.now() >= deadline) {
       const parts = [`timed out after ${timeoutMs} ms waiting for ${what}`];
-      if (lastError !== undefined) parts.push(`last error: ${describe(lastError)}`);
-      else if (seen) parts.push(`last value: ${describe(lastValue)}`);
+      if (lastError !== undefined) parts.push(`last error: ${describeValue(lastError)}`);
+      else if (seen) parts.push(`last value: ${describeValue(lastValue)}`);
       throw new Error(parts.join('; '));
     }
     await clock.sleep(intervalMs);
   }
 }
 
-function describe(value: unknown): string {
+/** A value or an error as a failing wait reports it: an error's message, else its JSON. */
+export function describeValue(value: unknown): string {
   if (value instanceof Error) return value.message;
   try {
     return JSON.stringify(value) ?? String(value);

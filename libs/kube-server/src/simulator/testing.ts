@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
-import { FakeClock, eventually, type Clock } from '#kube-core';
+import { describeValue, eventually, FakeClock, type Clock } from '#kube-core';
 import { registerController, serverIdle, startServer, type RunningServer } from '../server/server.js';
 import { workloadSimulator, type SimulatorOptions, type WorkloadSimulator } from './index.js';
 
@@ -93,7 +93,7 @@ export async function startSimulatedCluster(options: SimulatorOptions = {}): Pro
       const next = fake.nextDelay();
       if (next === undefined || fake.now() + next > end) {
         const at = next === undefined ? 'no timer left to fire' : `nothing due within ${maxMs} ms`;
-        throw new Error(`${what}: never happened (${at}); last: ${describe(last)}`);
+        throw new Error(`${what}: never happened (${at}); last: ${describeValue(last)}`);
       }
       await fake.advance(next);
     }
@@ -116,15 +116,6 @@ export async function startSimulatedCluster(options: SimulatorOptions = {}): Pro
       rmSync(dir, { recursive: true, force: true });
     },
   };
-}
-
-function describe(value: unknown): string {
-  if (value instanceof Error) return value.message;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 export const labelsOf = (selector: Record<string, string>) =>
