@@ -2,12 +2,12 @@
  * The built-in resource table: what the server serves besides CRDs, as data.
  * Discovery, routing, the store and the handlers all read it.
  */
+import type { GroupVersionKind } from '#kube-core';
+
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
 
-export interface ResourceInfo {
-  group: string; // '' for core
-  version: string;
-  kind: string;
+/** A served resource as discovery describes it: its kind (group '' for core), names, scope and verbs. */
+export interface ResourceInfo extends GroupVersionKind {
   plural: string;
   singular: string;
   namespaced: boolean;
