@@ -95,8 +95,19 @@ afterAll(async () => {
 }, 60_000);
 
 describe('oam up on the local plane', () => {
-  it('starts the local plane, applies examples/hello, waits until healthy and prints the tree (exit 0), with no escape codes in a pipe', async () => {
-    const r = await oam(['up', '-f', 'examples/hello']);
+  it('starts the local plane (once, for two at a time), applies examples/hello, waits until healthy and prints the tree (exit 0), with no escape codes in a pipe', async () => {
+    // Two at once, as from two terminals: exactly one starts the plane, the other waits for it.
+    const both = await Promise.all([
+      oam(['up', '-f', 'examples/hello']),
+      oam(['up', '-f', 'examples/hello/app.yaml']),
+    ]);
+    const starters = both.filter((run) => run.stdout.includes('starting the local plane'));
+    expect(starters).toHaveLength(1);
+    const [r] = starters;
+    const other = both.find((run) => run !== r)!;
+    expect(other.stderr).toBe('');
+    expect(other.code).toBe(0);
+    expect(other.stdout).toContain('hello is healthy');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');

@@ -3,6 +3,7 @@ import { KubeTransport, RestMapper, ResourceClient, type ResourceKind } from '#r
 import { EXIT } from '../output/exit-codes.js';
 import { UserError } from '../output/user-error.js';
 import { planeState } from '../plane/plane.js';
+import { cliVersion } from '../version.js';
 import { ensurePlane } from '../plane/start.js';
 import { clusterError } from './kube-errors.js';
 import { chooseTarget, type TargetChoice, type TargetFlags } from './target.js';
@@ -101,6 +102,10 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
       );
     record = state.record;
   }
+  if (record.version !== cliVersion())
+    options.say(
+      `note: the local plane runs oam ${record.version}, this is oam ${cliVersion()}: \`oam server stop\`, then \`oam up\`, restarts it on this version`,
+    );
   const kc = new KubeConfig();
   try {
     kc.loadFromFile(record.kubeconfig);

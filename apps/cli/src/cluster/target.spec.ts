@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../output/user-error.js';
-import { chooseTarget } from './target.js';
+import { chooseTarget, namespaceFor } from './target.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'oam-target-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +21,7 @@ function kubeconfig(name: string, currentContext?: string): string {
       '- {name: me, user: {token: t}}',
       'contexts:',
       '- {name: prod, context: {cluster: prod, user: me}}',
-      '- {name: dev, context: {cluster: dev, user: me}}',
+      '- {name: dev, context: {cluster: dev, user: me, namespace: team-a}}',
       ...(currentContext ? [`current-context: ${currentContext}`] : []),
       '',
     ].join('\n'),
@@ -52,6 +52,14 @@ describe('chooseTarget: a kubeconfig with a current context is the target; none 
   it('--context picks another context of the file', () => {
     const t = chooseTarget({ context: 'dev' }, { ...emptyHome, KUBECONFIG: kubeconfig('b', 'prod') });
     expect(t).toMatchObject({ kind: 'cluster', context: 'dev', server: 'https://dev.example:6443' });
+  });
+
+  it("-n wins; else the context's namespace, as kubectl; else default", () => {
+    const env = { ...emptyHome, KUBECONFIG: kubeconfig('ns', 'dev') };
+    expect(namespaceFor(chooseTarget({}, env), undefined)).toBe('team-a');
+    expect(namespaceFor(chooseTarget({}, env), 'mine')).toBe('mine');
+    expect(namespaceFor(chooseTarget({ context: 'prod' }, env), undefined)).toBe('default');
+    expect(namespaceFor(chooseTarget({}, emptyHome), undefined)).toBe('default');
   });
 
   it('an unknown --context is invalid input, naming the contexts there are', () => {

@@ -22,7 +22,20 @@ export interface TargetFlags {
  */
 export type TargetChoice =
   | { kind: 'local'; why: string }
-  | { kind: 'cluster'; kubeConfig: KubeConfig; context: string; server: string; file: string };
+  | {
+      kind: 'cluster';
+      kubeConfig: KubeConfig;
+      context: string;
+      server: string;
+      file: string;
+      /** The context's namespace, kubectl's default for -n. */
+      namespace?: string;
+    };
+
+/** -n when given, else the context's namespace (as kubectl), else `default`. */
+export function namespaceFor(choice: TargetChoice, flag: string | undefined): string {
+  return flag ?? (choice.kind === 'cluster' ? choice.namespace : undefined) ?? 'default';
+}
 
 export function chooseTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = process.env): TargetChoice {
   if (flags.local) {
@@ -84,5 +97,6 @@ export function chooseTarget(flags: TargetFlags, env: NodeJS.ProcessEnv = proces
   // The local plane's own kubeconfig (the one `oam server` prints) means the local plane.
   if (resolve(file) === resolve(join(defaultStateDir(), 'kubeconfig')) && context === 'oam-local')
     return { kind: 'local', why: file };
-  return { kind: 'cluster', kubeConfig: kc, context, server: cluster.server, file };
+  const namespace = kc.getContextObject(context)?.namespace || undefined;
+  return { kind: 'cluster', kubeConfig: kc, context, server: cluster.server, file, namespace };
 }

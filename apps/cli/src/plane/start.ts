@@ -1,6 +1,15 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '#kube-core';
 import { EXIT } from '../output/exit-codes.js';
@@ -35,12 +44,58 @@ export async function ensurePlane(
 ): Promise<{ record: PlaneRecord; started: boolean }> {
   const state = planeState();
   if (state.state === 'running') return { record: state.record, started: false };
-  if (state.state === 'stale') {
-    options.say(staleMessage(state.record));
-    removeStalePlane();
-  }
   const home = oamHome();
   ensureWritableDir(home);
+  // Two `oam up` at once must not start two planes on one state directory: one starts, the other waits.
+  const lock = join(home, 'plane.lock');
+  const timeoutMs = options.timeoutMs ?? 90_000;
+  const owner = await eventually(
+    () => {
+      const now = planeState(home);
+      if (now.state === 'running') return { record: now.record };
+      return tryLock(lock) ? { record: undefined } : undefined;
+    },
+    'another oam up to finish starting the local plane',
+    { timeoutMs, intervalMs: 100 },
+  ).catch(() => {
+    throw new UserError(
+      `another oam is starting the local plane and it is not ready after ${timeoutMs / 1000} s (lock ${lock}; see ${logFile(home)})`,
+      EXIT.CLUSTER,
+    );
+  });
+  if (owner.record) {
+    options.say(`local plane ready at ${owner.record.apiServer} (started by another oam at the same time)`);
+    return { record: owner.record, started: false };
+  }
+  try {
+    return await startPlane(home, options);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** Takes the start lock (a file holding our pid); a lock whose process is gone is taken over. */
+function tryLock(lock: string): boolean {
+  try {
+    writeFileSync(lock, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    const holder = Number(readFileSync(lock, 'utf8').trim());
+    if (!Number.isInteger(holder) || holder <= 0 || !isAlive(holder)) rmSync(lock, { force: true });
+    return false;
+  }
+}
+
+async function startPlane(
+  home: string,
+  options: EnsurePlaneOptions,
+): Promise<{ record: PlaneRecord; started: boolean }> {
+  const state = planeState(home);
+  if (state.state === 'stale') {
+    options.say(staleMessage(state.record));
+    removeStalePlane(home);
+  }
   const log = logFile(home);
   ensureWritableDir(dirname(log));
   const fd = openSync(log, 'a');

@@ -1,6 +1,7 @@
 import { eventually } from '#kube-core';
 import { isNotFound } from '#runtime';
 import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { namespaceFor } from '../../cluster/target.js';
 import { formatDuration } from '../../output/age.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
@@ -9,25 +10,26 @@ import type { DeleteFlags } from './index.js';
 /** Exit 0 deleted (and gone, with --wait), 1 no such object, 2 still there after --timeout, 3 cluster problems. */
 export async function runDelete(name: string, flags: DeleteFlags): Promise<number> {
   const choice = resolveTarget(flags);
+  const namespace = namespaceFor(choice, flags.namespace);
   process.stdout.write(`${targetLine(choice)}\n`);
   const session = await connect(choice, { startPlane: false, say: (l) => process.stdout.write(`${l}\n`) });
   try {
     for (const kind of [OAM_KINDS.Application, OAM_KINDS.Component]) {
       const client = session.client(kind);
       const deleted = await session
-        .call(() => client.delete(flags.namespace, name))
+        .call(() => client.delete(namespace, name))
         .then(() => true)
         .catch((err: unknown) => {
           if (isNotFound(err)) return false;
           throw err;
         });
       if (!deleted) continue;
-      process.stdout.write(`${kind.kind} ${flags.namespace}/${name} deleted\n`);
+      process.stdout.write(`${kind.kind} ${namespace}/${name} deleted\n`);
       if (!flags.wait) return EXIT.OK;
       try {
         await eventually(
           () =>
-            client.get(flags.namespace, name).then(
+            client.get(namespace, name).then(
               () => false,
               (err: unknown) => {
                 if (isNotFound(err)) return true;
@@ -39,15 +41,15 @@ export async function runDelete(name: string, flags: DeleteFlags): Promise<numbe
         );
       } catch {
         process.stderr.write(
-          `error: ${kind.kind} ${flags.namespace}/${name} is still there after ${formatDuration(flags.timeout)} (its finalizer waits for the controller to remove what it applied: is the controller running?)\n`,
+          `error: ${kind.kind} ${namespace}/${name} is still there after ${formatDuration(flags.timeout)} (its finalizer waits for the controller to remove what it applied: is the controller running?)\n`,
         );
         return EXIT.UNHEALTHY;
       }
-      process.stdout.write(`${kind.kind} ${flags.namespace}/${name} and what it applied are gone\n`);
+      process.stdout.write(`${kind.kind} ${namespace}/${name} and what it applied are gone\n`);
       return EXIT.OK;
     }
     throw new UserError(
-      `no Application or Component "${name}" in namespace ${flags.namespace} on ${session.label}`,
+      `no Application or Component "${name}" in namespace ${namespace} on ${session.label}`,
       EXIT.INVALID,
     );
   } finally {

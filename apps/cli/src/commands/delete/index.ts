@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { addTargetOptions, parseDuration } from '../target-options.js';
 
 export interface DeleteFlags {
-  namespace: string;
+  namespace?: string;
   wait: boolean;
   timeout: number;
   kubeconfig?: string;
@@ -16,7 +16,7 @@ export function registerDelete(program: Command): void {
     .command('delete')
     .description('delete an Application (the controller removes what it applied) or a standalone Component')
     .argument('<name>', 'the Application (or standalone Component)')
-    .option('-n, --namespace <name>', 'its namespace', 'default')
+    .option('-n, --namespace <name>', "its namespace (default: the context's namespace, else default)")
     .option('--wait', 'wait until it and everything it applied are gone', false)
     .addOption(
       new Option('--timeout <duration>', 'how long --wait waits (e.g. 90s, 5m)')

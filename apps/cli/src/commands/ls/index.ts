@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { addTargetOptions } from '../target-options.js';
 
 export interface LsFlags {
-  namespace: string;
+  namespace?: string;
   allNamespaces: boolean;
   kubeconfig?: string;
   context?: string;
@@ -14,7 +14,7 @@ export function registerLs(program: Command): void {
   const ls = program
     .command('ls')
     .description('list Applications: APP, COMPONENT, TYPE, TRAITS, PHASE, HEALTHY, STATUS, AGE')
-    .option('-n, --namespace <name>', 'namespace to list', 'default')
+    .option('-n, --namespace <name>', "namespace to list (default: the context's namespace, else default)")
     .option('-A, --all-namespaces', 'list every namespace (adds a NAMESPACE column)', false);
   addTargetOptions(ls).action(async (flags: LsFlags) => {
     const { runLs } = await import('./ls.action.js');

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { KubeObject } from '#kube-core';
 import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { namespaceFor } from '../../cluster/target.js';
 import { ageOf } from '../../output/age.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { viewOf } from '../../status/app-view.js';
@@ -9,16 +10,17 @@ import type { LsFlags } from './index.js';
 /** One row per component, as `vela ls` prints them; the target line on stderr keeps stdout a clean table. */
 export async function runLs(flags: LsFlags): Promise<number> {
   const choice = resolveTarget(flags);
+  const namespace = namespaceFor(choice, flags.namespace);
   process.stderr.write(`${targetLine(choice)}\n`);
   const session = await connect(choice, { startPlane: false, say: (l) => process.stderr.write(`${l}\n`) });
   try {
     const apps = session.client(OAM_KINDS.Application);
     const { items } = await session.call(() =>
-      apps.listAll({ namespace: flags.allNamespaces ? undefined : flags.namespace }),
+      apps.listAll({ namespace: flags.allNamespaces ? undefined : namespace }),
     );
     if (items.length === 0) {
       process.stderr.write(
-        flags.allNamespaces ? 'no Applications\n' : `no Applications in namespace ${flags.namespace}\n`,
+        flags.allNamespaces ? 'no Applications\n' : `no Applications in namespace ${namespace}\n`,
       );
       return EXIT.OK;
     }

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { addTargetOptions } from '../target-options.js';
 
 export interface StatusFlags {
-  namespace: string;
+  namespace?: string;
   output: 'tree' | 'yaml' | 'json';
   watch: boolean;
   kubeconfig?: string;
@@ -18,7 +18,7 @@ export function registerStatus(program: Command): void {
       'show an Application: components, their objects (kind/name, health, message), traits, revision, conditions',
     )
     .argument('<name>', 'the Application (or standalone Component)')
-    .option('-n, --namespace <name>', 'its namespace', 'default')
+    .option('-n, --namespace <name>', "its namespace (default: the context's namespace, else default)")
     .addOption(
       new Option('-o, --output <format>', 'output format').choices(['tree', 'yaml', 'json']).default('tree'),
     )

@@ -1,6 +1,7 @@
 import { stringify } from 'yaml';
 import { isNotFound } from '#runtime';
 import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
+import { namespaceFor } from '../../cluster/target.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { formatTree } from '../../output/status-tree.js';
 import { UserError } from '../../output/user-error.js';
@@ -14,6 +15,7 @@ import type { StatusFlags } from './index.js';
  */
 export async function runStatus(name: string, flags: StatusFlags): Promise<number> {
   const choice = resolveTarget(flags);
+  const namespace = namespaceFor(choice, flags.namespace);
   const line = `${targetLine(choice)}\n`;
   if (flags.output === 'tree') process.stdout.write(line);
   else process.stderr.write(line);
@@ -21,8 +23,8 @@ export async function runStatus(name: string, flags: StatusFlags): Promise<numbe
     throw new UserError('--watch shows the tree: leave out -o', EXIT.INVALID);
   const session = await connect(choice, { startPlane: false, say: (l) => process.stderr.write(`${l}\n`) });
   try {
-    if (flags.watch) return await watch(name, flags.namespace, session);
-    const view = await findView(name, flags.namespace, session);
+    if (flags.watch) return await watch(name, namespace, session);
+    const view = await findView(name, namespace, session);
     if (flags.output === 'json') process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
     else if (flags.output === 'yaml') process.stdout.write(stringify(view, { lineWidth: 0 }));
     else process.stdout.write(formatTree(view));

@@ -25,7 +25,10 @@ export function registerUp(program: Command): void {
       collect,
       [],
     )
-    .option('-n, --namespace <name>', 'namespace for objects that name none (default: default)')
+    .option(
+      '-n, --namespace <name>',
+      "namespace for objects that name none (default: the context's namespace, else default)",
+    )
     .option('--wait', 'wait until every Application is healthy (the default)', true)
     .option('--no-wait', 'apply and return without waiting')
     .addOption(

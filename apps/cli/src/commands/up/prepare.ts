@@ -37,7 +37,7 @@ export interface PlannedObject {
  */
 export async function prepare(
   files: readonly SourceFile[],
-  options: { namespace?: string; strict: boolean },
+  options: { namespace?: string; defaultNamespace: string; strict: boolean },
 ): Promise<PlannedObject[] | undefined> {
   const parsed: OamObject[] = [];
   const raw = new Map<OamObject, KubeObject>();
@@ -74,7 +74,7 @@ export async function prepare(
   const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
     throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
   });
-  const defaultNamespace = options.namespace ?? 'default';
+  const defaultNamespace = options.defaultNamespace;
   const handle = createRenderer();
   try {
     const result = await renderObjects(parsed, handle.renderer, {

@@ -1,6 +1,7 @@
 import type { KubeObject } from '#kube-core';
 import { isNotFound, LEASES, NAMESPACES, NoKindMatchError } from '#runtime';
 import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
+import { namespaceFor } from '../../cluster/target.js';
 import { readInputs } from '../../io/read-inputs.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { Progress } from '../../output/progress.js';
@@ -25,7 +26,12 @@ export async function runUp(flags: UpFlags): Promise<number> {
   const choice = resolveTarget(flags);
   const progress = new Progress();
   progress.say(targetLine(choice));
-  const plan = await prepare(files, { namespace: flags.namespace, strict: flags.strict });
+  // -n, else the kubeconfig context's namespace, for objects that name none (a clash with -n is an error).
+  const plan = await prepare(files, {
+    namespace: flags.namespace,
+    defaultNamespace: namespaceFor(choice, flags.namespace),
+    strict: flags.strict,
+  });
   if (!plan) return EXIT.INVALID;
 
   const session = await connect(choice, { startPlane: true, say: (l) => progress.say(l) });
