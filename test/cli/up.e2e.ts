@@ -316,7 +316,17 @@ describe('oam up on the local plane', () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`${apiServer} (answers)`);
     const json = await oam(['server', 'status', '-o', 'json']);
-    expect(JSON.parse(json.stdout)).toMatchObject({ running: true, answers: true, pid });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      running: true,
+      answers: true,
+      pid,
+      apiServer,
+      kubeconfig: join(home, 'server', 'kubeconfig'),
+      stateDir: join(home, 'server'),
+      logFile: join(home, 'logs', 'server.log'),
+      controller: true,
+      simulatedWorkloads: true,
+    });
 
     const stop = await oam(['server', 'stop']);
     expect(stop.code).toBe(0);

@@ -12,6 +12,8 @@ export function oamHome(): string {
 export const planeFile = (home = oamHome()): string => join(home, 'plane.json');
 export const defaultStateDir = (home = oamHome()): string => join(home, 'server');
 export const logFile = (home = oamHome()): string => join(home, 'logs', 'server.log');
+/** Set by `oam up` for the plane it starts in the background, so plane.json can say where its output goes. */
+export const LOG_FILE_ENV = 'OAM_PLANE_LOG_FILE';
 
 /**
  * What a client needs to reach the running local plane, written by `oam server`

@@ -24,6 +24,7 @@ import {
   removeStalePlane,
   staleMessage,
   type PlaneRecord,
+  LOG_FILE_ENV,
 } from './plane.js';
 
 export interface EnsurePlaneOptions {
@@ -105,7 +106,7 @@ async function startPlane(
   const child = spawn(process.execPath, [main, 'server', '--port', '0'], {
     detached: true,
     stdio: ['ignore', fd, fd],
-    env: { ...process.env, OAM_HOME: home },
+    env: { ...process.env, OAM_HOME: home, [LOG_FILE_ENV]: log },
   });
   closeSync(fd);
   let exited: number | null | undefined;

@@ -3,6 +3,7 @@ import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 import {
   ensureWritableDir,
+  LOG_FILE_ENV,
   planeFile,
   planeState,
   removePlane,
@@ -103,6 +104,7 @@ function record(server: RunningServer, flags: ServerFlags): void {
       startedAt: new Date().toISOString(),
       controller: flags.controller,
       simulatedWorkloads: flags.simulateWorkloads,
+      logFile: process.env[LOG_FILE_ENV] || undefined,
     });
   } catch (err) {
     // Serving without the record is still useful in the foreground; say why clients will not find it.

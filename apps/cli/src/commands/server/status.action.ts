@@ -26,9 +26,7 @@ export async function runServerStatus(flags: { output: 'text' | 'json' }): Promi
   const { record } = state;
   const probe = await planeAnswers(record);
   if (flags.output === 'json') {
-    process.stdout.write(
-      `${JSON.stringify({ running: true, answers: probe.ok, ...record, logFile: logFile() }, null, 2)}\n`,
-    );
+    process.stdout.write(`${JSON.stringify({ running: true, answers: probe.ok, ...record }, null, 2)}\n`);
   } else {
     const rows: [string, string][] = [
       ['pid', String(record.pid)],
@@ -39,7 +37,7 @@ export async function runServerStatus(flags: { output: 'text' | 'json' }): Promi
       ['version', record.version],
       ['started', record.startedAt],
       ['state', record.stateDir],
-      ['logs', logFile()],
+      ['logs', record.logFile ?? 'its own stderr (started in the foreground)'],
     ];
     const width = Math.max(...rows.map(([k]) => k.length));
     process.stdout.write(`local plane running (${planeFile()})\n`);
@@ -78,7 +76,7 @@ export async function runServerStop(flags: { timeout: number }): Promise<number>
     });
   } catch {
     throw new UserError(
-      `the local plane (pid ${pid}) did not exit within ${flags.timeout} s of SIGTERM; see ${logFile()}, or kill -9 ${pid}`,
+      `the local plane (pid ${pid}) did not exit within ${flags.timeout} s of SIGTERM; see ${state.record.logFile ?? logFile()}, or kill -9 ${pid}`,
       EXIT.CLUSTER,
     );
   }
