@@ -224,6 +224,20 @@ describe('oam up on the local plane', () => {
     expect((await oam(['status', 'broken', '-n', 'never-made'])).code).toBe(1);
   });
 
+  it('an app whose type is defined on the target (not built in, not among the inputs) validates against it', async () => {
+    const alone = await oam(['up', '-f', 'examples/handlebars/app.yaml']);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain('unknown component type "static-site"');
+    expect(alone.stdout).not.toContain('applied');
+
+    expect((await oam(['up', '-f', 'examples/handlebars/definition.yaml'])).code).toBe(0);
+    const r = await oam(['up', '-f', 'examples/handlebars/app.yaml']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('docs is healthy');
+    expect((await oam(['delete', 'docs', '--wait'])).code).toBe(0);
+  });
+
   it('--no-wait applies and returns; the app becomes healthy on its own', async () => {
     const r = await oam(['up', '-f', 'examples/multi-component', '--no-wait']);
     expect(r.code).toBe(0);

@@ -1,3 +1,4 @@
+import type { Definition } from '#api';
 import { BuiltinDefinitionsError, loadBuiltinDefinitions } from '#definitions';
 import type { KubeObject } from '#kube-core';
 import {
@@ -32,13 +33,33 @@ export interface PlannedObject {
 
 /**
  * Validates and renders everything locally, exactly as `oam render` does
- * (same errors, same format), before anything touches a cluster. Returns the
- * objects in apply order, or undefined after reporting the problems.
+ * (same errors, same format), before anything is written to a cluster.
+ * Returns the objects in apply order, or the problems (the caller reports them).
  */
+export interface Prepared {
+  /** In apply order; empty when there are errors. */
+  planned: PlannedObject[];
+  errors: RenderError[];
+  warnings: RenderError[];
+  /** The namespaces the inputs live in (where definitions are looked up first). */
+  namespaces: string[];
+}
+
+/** An error the cluster may answer: a definition installed there rather than built in or among the inputs. */
+export function isUnknownType(error: RenderError): boolean {
+  return /unknown (component|trait) type "/.test(error.message);
+}
+
 export async function prepare(
   files: readonly SourceFile[],
-  options: { namespace?: string; defaultNamespace: string; strict: boolean },
-): Promise<PlannedObject[] | undefined> {
+  options: {
+    namespace?: string;
+    defaultNamespace: string;
+    strict: boolean;
+    /** Definitions read from the target cluster: after the inputs' own, before the built-ins. */
+    clusterDefinitions?: readonly Definition[];
+  },
+): Promise<Prepared> {
   const parsed: OamObject[] = [];
   const raw = new Map<OamObject, KubeObject>();
   const errors: RenderError[] = [];
@@ -66,24 +87,25 @@ export async function prepare(
       }
     }
   }
-  if (errors.length > 0) {
-    reportProblems(errors, []);
-    return undefined;
-  }
+  const defaultNamespace = options.defaultNamespace;
+  const namespaces = [...new Set(parsed.map((p) => raw.get(p)!.metadata?.namespace ?? defaultNamespace))];
+  if (errors.length > 0) return { planned: [], errors, warnings: [], namespaces };
   if (parsed.length === 0) throw new UserError('nothing to apply: the input holds no objects');
   const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
     throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
   });
-  const defaultNamespace = options.defaultNamespace;
   const handle = createRenderer();
+  let warnings: RenderError[];
   try {
     const result = await renderObjects(parsed, handle.renderer, {
-      builtins,
+      // One layer: a namespace's own definition first, then the system namespace's; the cluster's before ours.
+      builtins: [...(options.clusterDefinitions ?? []), ...builtins],
       strict: options.strict,
       defaultNamespace,
     });
-    reportProblems(result.errors, result.warnings);
-    if (result.errors.length > 0) return undefined;
+    if (result.errors.length > 0)
+      return { planned: [], errors: result.errors, warnings: result.warnings, namespaces };
+    warnings = result.warnings;
   } finally {
     await handle.close();
   }
@@ -97,5 +119,11 @@ export async function prepare(
       name: object.metadata!.name!,
     };
   });
-  return planned.sort((a, b) => APPLY_ORDER.indexOf(a.kind) - APPLY_ORDER.indexOf(b.kind));
+  planned.sort((a, b) => APPLY_ORDER.indexOf(a.kind) - APPLY_ORDER.indexOf(b.kind));
+  return { planned, errors: [], warnings, namespaces };
+}
+
+/** Errors and warnings as `oam render` prints them. */
+export function report(prepared: Prepared): void {
+  reportProblems(prepared.errors, prepared.warnings);
 }

@@ -1,3 +1,4 @@
+import type { Definition } from '#api';
 import type { KubeObject } from '#kube-core';
 import { isNotFound, LEASES, NAMESPACES, NoKindMatchError } from '#runtime';
 import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
@@ -9,11 +10,13 @@ import { formatTree } from '../../output/status-tree.js';
 import { UserError } from '../../output/user-error.js';
 import { fullViewOf, viewOf, type AppView } from '../../status/app-view.js';
 import { formatDuration } from '../../output/age.js';
-import { prepare, type PlannedObject } from './prepare.js';
+import { isUnknownType, prepare, report, type PlannedObject } from './prepare.js';
 import type { UpFlags } from './index.js';
 
 export const FIELD_MANAGER = 'oam-cli';
 const HEARTBEAT = { namespace: 'oam-system', name: 'oam-controller-heartbeat' };
+/** Where the controller installs the built-ins and looks after the app's namespace (its --system-namespace default). */
+const SYSTEM_NAMESPACE = 'vela-system';
 
 /**
  * validate + render locally → target → preflight (CRDs, controller) →
@@ -27,15 +30,27 @@ export async function runUp(flags: UpFlags): Promise<number> {
   const progress = new Progress();
   progress.say(targetLine(choice));
   // -n, else the kubeconfig context's namespace, for objects that name none (a clash with -n is an error).
-  const plan = await prepare(files, {
+  const options = {
     namespace: flags.namespace,
     defaultNamespace: namespaceFor(choice, flags.namespace),
     strict: flags.strict,
-  });
-  if (!plan) return EXIT.INVALID;
+  };
+  let prepared = await prepare(files, options);
+  // Only a type the cluster may define is worth connecting for; anything else is exit 1 before that.
+  if (prepared.errors.length > 0 && !prepared.errors.every(isUnknownType)) {
+    report(prepared);
+    return EXIT.INVALID;
+  }
 
   const session = await connect(choice, { startPlane: true, say: (l) => progress.say(l) });
   try {
+    if (prepared.errors.length > 0) {
+      const clusterDefinitions = await readClusterDefinitions(session, prepared.namespaces);
+      prepared = await prepare(files, { ...options, clusterDefinitions });
+    }
+    report(prepared);
+    if (prepared.errors.length > 0) return EXIT.INVALID;
+    const plan = prepared.planned;
     await preflight(session, plan);
     const created = await ensureNamespaces(session, plan, progress, { dryRun: true });
     await dryRun(session, plan, created);
@@ -285,4 +300,29 @@ function timeoutMessage(app: AppObject | undefined, applied: Applied, timeoutMs:
     return `${applied.name}: ${after}: component ${bad.name}: ${bad.message ?? 'no health reported yet'}`;
   const failing = view.conditions.find((c) => c.status === 'False');
   return `${applied.name}: ${after}: ${failing ? `${failing.type}: ${failing.message ?? failing.reason}` : `phase ${view.phase ?? 'unknown'}`}`;
+}
+
+/**
+ * The ComponentDefinitions and TraitDefinitions the target already has, in
+ * the inputs' namespaces and the system namespace, so an app using a
+ * definition installed there validates as the controller will resolve it.
+ */
+async function readClusterDefinitions(session: Session, namespaces: string[]): Promise<Definition[]> {
+  const found: Definition[] = [];
+  for (const kind of ['ComponentDefinition', 'TraitDefinition']) {
+    let resource;
+    try {
+      resource = await session.call(() =>
+        session.mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind }),
+      );
+    } catch (err) {
+      if (err instanceof NoKindMatchError) continue; // preflight says what to install
+      throw err;
+    }
+    for (const ns of new Set([...namespaces, SYSTEM_NAMESPACE])) {
+      const { items } = await session.call(() => session.client(resource).listAll({ namespace: ns }));
+      found.push(...(items as unknown as Definition[]));
+    }
+  }
+  return found;
 }
