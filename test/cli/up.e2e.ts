@@ -324,6 +324,37 @@ describe('oam up on the local plane', () => {
     }
   });
 
+  it('one clear line each: a second plane on the same OAM_HOME, a port in use, an unwritable OAM_HOME', async () => {
+    const { pid, apiServer } = plane();
+    const second = await oam(['server', '--port', '0']);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(
+      `error: a local plane is already running (pid ${pid}, ${apiServer}); stop it with \`oam server stop\` first\n`,
+    );
+
+    const port = new URL(apiServer).port;
+    const elsewhere = mkdtempSync(join(tmpdir(), 'oam-up-e2e-port-'));
+    try {
+      const busy = await oam(['server', '--port', port], { ...baseEnv(), OAM_HOME: elsewhere });
+      expect(busy.code).toBe(3);
+      expect(busy.stderr).toContain(
+        `error: port ${port} on 127.0.0.1 is in use (another oam server, or another program): pass --port N, or --port 0 for any free port`,
+      );
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+
+    const notADir = input('not-a-dir', '');
+    const unwritable = await oam(['up', '-f', 'examples/hello'], {
+      ...baseEnv(),
+      OAM_HOME: join(notADir, 'home'),
+    });
+    expect(unwritable.code).toBe(3);
+    expect(unwritable.stderr).toMatch(
+      /^error: cannot write to .*not-a-dir\/home \(.*\): set OAM_HOME to a writable directory\n$/,
+    );
+  });
+
   it('oam server status shows the plane; oam server stop stops it and removes plane.json', async () => {
     const { pid, apiServer } = plane();
     const status = await oam(['server', 'status']);
