@@ -3,6 +3,7 @@
 /** @type {import('jest').Config} */
 export default {
   testEnvironment: 'node',
+  globalSetup: '<rootDir>/test/support/global-setup.js',
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
