@@ -196,6 +196,20 @@ describe('SharedInformer', () => {
     expect(clock.pending).toBe(0); // stop cancels the next resync
   });
 
+  it('accepts the same index function twice and refuses another function under a taken name', () => {
+    const byType = (o: KubeObject) => [String(o.metadata?.labels?.type ?? '')];
+    const informer = new SharedInformer({
+      listerWatcher: new LiveSource(),
+      name: 'cm',
+      clock,
+      indexers: { byType },
+    });
+    expect(() => informer.addIndexer('byType', byType)).not.toThrow();
+    expect(() => informer.addIndexer('byType', (o) => [o.metadata!.name!])).toThrow(
+      'informer cm: indexer "byType" is already registered with another function; share one function per index name, or pick another name',
+    );
+  });
+
   it('keeps custom indexes and an optional transform; a throwing handler is logged and does not stop the others', async () => {
     const source = new LiveSource();
     source.listed = [cm('a', '1', { labels: { type: 'web' } }), cm('b', '1', { labels: { type: 'db' } })];

@@ -90,8 +90,20 @@ export class SharedInformer<T extends KubeObject = KubeObject> {
     return { remove: () => void this.handlers.delete(handler) };
   }
 
+  /**
+   * Adds an index. Controllers sharing this informer may register the same
+   * index again (the same function: a no-op); another function under a name
+   * already taken would silently answer with the first one's keys, so it throws.
+   */
   addIndexer(name: string, fn: IndexFunc<T>): void {
-    if (!this.indexer.hasIndexer(name)) this.indexer.addIndexer(name, fn);
+    const existing = this.indexer.indexerFunc(name);
+    if (existing === fn) return;
+    if (existing)
+      throw new Error(
+        `informer ${this.name}: indexer "${name}" is already registered with another function; ` +
+          'share one function per index name, or pick another name',
+      );
+    this.indexer.addIndexer(name, fn);
   }
 
   isStarted(): boolean {

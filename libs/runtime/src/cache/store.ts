@@ -43,6 +43,11 @@ export class Indexer<T extends KubeObject = KubeObject> {
     return this.indexers.has(name);
   }
 
+  /** The function indexing under `name`, if any. */
+  indexerFunc(name: string): IndexFunc<T> | undefined {
+    return this.indexers.get(name);
+  }
+
   /** Stores (or replaces) the object under its key; the object is frozen. */
   upsert(obj: T): T {
     const key = objectKey(obj);
