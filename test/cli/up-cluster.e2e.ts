@@ -6,7 +6,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { generateCrds } from '#api';
 import { projectRoot } from '#definitions';
 import { eventually, type KubeObject } from '#kube-core';
-import { KubeTransport, ResourceClient, type ResourceKind } from '#runtime';
+import { CUSTOM_RESOURCE_DEFINITIONS, KubeTransport, ResourceClient, type ResourceKind } from '#runtime';
 import { ensureBuilt } from '../support/build.js';
 
 /**
@@ -113,14 +113,7 @@ describe('oam up against a cluster from the kubeconfig', () => {
   });
 
   it('with the CRDs but no controller heartbeat: exit 3 saying to run oam controller, nothing applied', async () => {
-    const crdKind = {
-      group: 'apiextensions.k8s.io',
-      version: 'v1',
-      plural: 'customresourcedefinitions',
-      kind: 'CustomResourceDefinition',
-      namespaced: false,
-    };
-    await withClient(crdKind, async (crds) => {
+    await withClient(CUSTOM_RESOURCE_DEFINITIONS, async (crds) => {
       for (const crd of generateCrds() as KubeObject[])
         await crds.apply(crd, { fieldManager: 'e2e', force: true });
     });

@@ -8,6 +8,7 @@ import { projectRoot } from '#definitions';
 import { eventually, type KubeObject } from '#kube-core';
 import { startServer, type RunningServer } from '#kube-server';
 import {
+  CUSTOM_RESOURCE_DEFINITIONS,
   jsonLogger,
   KubeTransport,
   NAMESPACES,
@@ -24,13 +25,6 @@ export const APPS: ResourceKind = {
   plural: 'applications',
   kind: 'Application',
   namespaced: true,
-};
-const CRDS: ResourceKind = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  kind: 'CustomResourceDefinition',
-  namespaced: false,
 };
 
 /**
@@ -150,7 +144,7 @@ export class ControllerCluster {
   }
 
   private async installCrds(): Promise<void> {
-    const crds = new ResourceClient(this.transport, CRDS);
+    const crds = new ResourceClient(this.transport, CUSTOM_RESOURCE_DEFINITIONS);
     const dir = join(projectRoot(), 'deploy', 'crds');
     for (const file of readdirSync(dir).sort()) {
       for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {

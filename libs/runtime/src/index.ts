@@ -20,6 +20,7 @@ export {
   kindId,
   resourcePath,
   CONFIG_MAPS,
+  CUSTOM_RESOURCE_DEFINITIONS,
   EVENTS,
   LEASES,
   NAMESPACES,

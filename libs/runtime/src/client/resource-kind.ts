@@ -54,6 +54,13 @@ export const CONFIG_MAPS: ResourceKind = {
   kind: 'ConfigMap',
   namespaced: true,
 };
+export const CUSTOM_RESOURCE_DEFINITIONS: ResourceKind = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  plural: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  namespaced: false,
+};
 export const NAMESPACES: ResourceKind = {
   group: '',
   version: 'v1',

@@ -1,15 +1,7 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { generateCrds } from '#api';
-import { KubeTransport, ResourceClient, type ResourceKind } from '#runtime';
+import { CUSTOM_RESOURCE_DEFINITIONS, KubeTransport, ResourceClient } from '#runtime';
 import { type KubeObject } from '#kube-core';
-
-const CRDS: ResourceKind = {
-  group: 'apiextensions.k8s.io',
-  version: 'v1',
-  plural: 'customresourcedefinitions',
-  kind: 'CustomResourceDefinition',
-  namespaced: false,
-};
 
 /**
  * Applies the OAM CRDs (the same ones `deploy/crds/` holds, generated from
@@ -19,7 +11,7 @@ const CRDS: ResourceKind = {
 export async function installOamCrds(kubeConfig: KubeConfig): Promise<number> {
   const transport = new KubeTransport(kubeConfig);
   try {
-    const crds = new ResourceClient(transport, CRDS);
+    const crds = new ResourceClient(transport, CUSTOM_RESOURCE_DEFINITIONS);
     const all = generateCrds() as KubeObject[];
     for (const crd of all) await crds.apply(crd, { fieldManager: 'oam-server', force: true });
     return all.length;
