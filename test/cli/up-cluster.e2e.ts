@@ -8,6 +8,7 @@ import { projectRoot } from '#definitions';
 import { eventually, type KubeObject } from '#kube-core';
 import { CUSTOM_RESOURCE_DEFINITIONS, KubeTransport, ResourceClient, type ResourceKind } from '#runtime';
 import { ensureBuilt } from '../support/build.js';
+import { runOam, type OamRun } from '../support/run-oam.js';
 
 /**
  * `oam up` against "a cluster": an API server reached through a kubeconfig
@@ -46,20 +47,8 @@ function userEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-function oam(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'oam.js'), ...args], {
-      cwd: root,
-      env: userEnv(),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function oam(args: string[]): Promise<OamRun> {
+  return runOam(root, args, userEnv());
 }
 
 async function withClient<T>(kind: ResourceKind, fn: (c: ResourceClient) => Promise<T>): Promise<T> {

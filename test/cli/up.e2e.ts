@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { eventually } from '#kube-core';
 import { isNotFound, KubeTransport, NAMESPACES, ResourceClient } from '#runtime';
 import { isAlive } from '../../apps/cli/src/plane/plane.js';
 import { ensureBuilt } from '../support/build.js';
+import { runOam, type OamRun } from '../support/run-oam.js';
 
 /**
  * `oam up`, `status`, `ls`, `delete` and `server status|stop` as a user runs
@@ -19,11 +20,7 @@ const root = projectRoot();
 const home = mkdtempSync(join(tmpdir(), 'oam-up-e2e-'));
 const inputs = mkdtempSync(join(tmpdir(), 'oam-up-inputs-'));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Run = OamRun;
 
 function baseEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, OAM_HOME: home, HOME: home };
@@ -32,19 +29,7 @@ function baseEnv(): NodeJS.ProcessEnv {
 }
 
 function oam(args: string[], env: NodeJS.ProcessEnv = baseEnv()): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'bin', 'oam.js'), ...args], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runOam(root, args, env);
 }
 
 function plane(): { pid: number; apiServer: string; kubeconfig: string } {
