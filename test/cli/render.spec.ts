@@ -114,4 +114,68 @@ describe('oam render', () => {
     expect(strict.stdout).toBe('');
     expect(strict.stderr).toMatch(/error: .*properties\.imagee: unknown field/);
   });
+
+  it('stops a runaway template: exit 1, no JSON half-printed, no Go runtime output, the definition and component named', () => {
+    const definition = `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: forever}
+spec:
+  workload: {definition: {apiVersion: v1, kind: ConfigMap}}
+  schematic:
+    cue:
+      template: |
+        import "list"
+        output: {
+          apiVersion: "v1"
+          kind: "ConfigMap"
+          data: {for i in list.Range(0, 50000000, 1) {"k\\(i)": "v"}}
+        }
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: loop}
+spec:
+  components:
+    - name: spin
+      type: forever
+`;
+    const r = oam(['render', '-o', 'json', '-f', tempFile('loop.yaml', definition)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^error: .*loop\.yaml:\d+: Application "loop", components\[0\] "spin" \(forever\): ComponentDefinition "forever": evaluation did not finish within \d+ ms/,
+    );
+    expect(r.stderr).not.toMatch(/goroutine|panic|wasm/);
+  });
+
+  it('renders what CUE accepts even where a JSON Schema would refuse (`env: *{} | {[string]: string}`)', () => {
+    const app = `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: envmap}
+spec:
+  workload: {definition: {apiVersion: v1, kind: ConfigMap}}
+  schematic:
+    cue:
+      template: |
+        parameter: env: *{} | {[string]: string}
+        output: {apiVersion: "v1", kind: "ConfigMap", data: parameter.env}
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: env}
+spec:
+  components:
+    - name: a
+      type: envmap
+      properties: {env: {LOG_LEVEL: info}}
+    - name: b
+      type: envmap
+      properties: {env: {}}
+`;
+    const r = oam(['render', '-o', 'json', '-f', tempFile('env.yaml', app)]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list.items.map((i: { data?: unknown }) => i.data ?? {})).toEqual([{ LOG_LEVEL: 'info' }, {}]);
+  });
 });

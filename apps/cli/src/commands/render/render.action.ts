@@ -13,7 +13,8 @@ export async function runRender(flags: RenderFlags): Promise<number> {
     // A broken built-in is our bug, but it should still read like any other error.
     throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
   });
-  const handle = createRenderer();
+  // One worker: a one-shot render pays for loading the CUE module once, not once per worker.
+  const handle = createRenderer({ poolSize: 1 });
   try {
     const result = await renderSources(files, handle.renderer, {
       builtins,
