@@ -213,7 +213,7 @@ describe('CUE engine: errors', () => {
     );
   });
 
-  it('names the template line of a syntax error, from CUE's own position', async () => {
+  it('names the template line of a syntax error, from the position CUE reports', async () => {
     const template = `output: {
 	apiVersion: "v1"
 	kind:       "ConfigMap"
