@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { jsonLogger, Manager, RestMapper } from '#runtime';
+import { jsonLogger, Manager, type RestMapper } from '#runtime';
 import { FIELD_MANAGER } from './constants.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 
@@ -18,6 +18,6 @@ export class ManagerService {
       transport: { qps: options.qps, burst: options.burst },
       informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
     });
-    this.mapper = new RestMapper(this.manager.transport);
+    this.mapper = this.manager.mapper;
   }
 }
