@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerApi } from './commands/api/index.js';
 import { registerController } from './commands/controller/index.js';
 import { registerDelete } from './commands/delete/index.js';
 import { registerLs } from './commands/ls/index.js';
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
   registerRender(program);
   registerServer(program);
   registerController(program);
+  registerApi(program);
   return program;
 }
 
