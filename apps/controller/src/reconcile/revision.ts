@@ -13,7 +13,12 @@ export interface Revision {
  * definition used), so an unchanged input keeps its number and any change,
  * a definition's included, gets the next one. Snapshots are the next issue.
  */
-export function nextRevision(app: Application, definitions: readonly Definition[]): Revision {
+export function nextRevision(
+  app: Application,
+  definitions: readonly Definition[],
+  /** Other rendered inputs: the Components and Traits joined to it. */
+  joined?: unknown,
+): Revision {
   const revisionHash = hashOf({
     spec: app.spec,
     labels: app.metadata.labels ?? {},
@@ -24,6 +29,7 @@ export function nextRevision(app: Application, definitions: readonly Definition[
       namespace: d.metadata.namespace,
       spec: d.spec,
     })),
+    ...(joined === undefined ? {} : { joined }),
   }).slice(0, 16);
   const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;
   if (latest?.revisionHash === revisionHash) return { ...latest, revisionHash };

@@ -12,6 +12,8 @@ export interface Observation {
   applied?: AppliedResource[];
   services?: ServiceStatus[];
   unsupported: string[];
+  /** The owner kind's own conditions (joined Components and Traits), after the standard ones. */
+  extra?: ConditionInput[];
 }
 
 /**
@@ -73,6 +75,7 @@ export function nextStatus(
       reason: 'NotSupported',
       message: `${o.unsupported.join(' and ')}: stored but not run by this controller yet`,
     });
+  conditions.push(...(o.extra ?? []));
   const merged = mergeConditions(previous?.conditions, conditions, o.generation, now);
   return {
     status: phaseOf(previous, rendered, rendered && healthy && appliedOk, o.generation),
