@@ -178,4 +178,70 @@ spec:
     const list = JSON.parse(r.stdout);
     expect(list.items.map((i: { data?: unknown }) => i.data ?? {})).toEqual([{ LOG_LEVEL: 'info' }, {}]);
   });
+
+  it('renders for --kube-version X.Y as context.clusterVersion, for a fixed default without it', () => {
+    const path = tempFile(
+      'v.yaml',
+      `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: versioned}
+spec:
+  workload: {definition: {apiVersion: v1, kind: ConfigMap}}
+  schematic:
+    cue:
+      template: |
+        output: {
+          apiVersion: "v1"
+          kind: "ConfigMap"
+          data: {
+            minor: "\\(context.clusterVersion.minor)"
+            git: context.clusterVersion.gitVersion
+            if context.clusterVersion.minor < 21 {cronJob: "batch/v1beta1"}
+            if context.clusterVersion.minor >= 21 {cronJob: "batch/v1"}
+          }
+        }
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Component
+metadata: {name: c}
+spec: {type: versioned}
+`,
+    );
+    const data = (args: string[]) => {
+      const r = oam(['render', '-o', 'json', '-f', path, ...args]);
+      expect(r.stderr).toBe('');
+      return JSON.parse(r.stdout).items[0].data;
+    };
+    expect(data([])).toEqual({ minor: '37', git: 'v1.37.2', cronJob: 'batch/v1' });
+    expect(data(['--kube-version', '1.0'])).toEqual({ minor: '0', git: 'v1.0.0', cronJob: 'batch/v1beta1' });
+    expect(data(['--kube-version', 'v1.29.3'])).toEqual({ minor: '29', git: 'v1.29.3', cronJob: 'batch/v1' });
+    const bad = oam(['render', '-f', path, '--kube-version', 'latest']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/--kube-version: expected MAJOR\.MINOR such as 1\.30, got "latest"/);
+  });
+
+  it('accepts WorkflowStepDefinitions and PolicyDefinitions in a folder: listed once as not run, never an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oam-cli-'));
+    writeFileSync(
+      join(dir, 'step.yaml'),
+      'apiVersion: core.oam.dev/v1beta1\nkind: WorkflowStepDefinition\nmetadata: {name: apply-object}\nspec:\n  schematic: {cue: {template: "parameter: {}"}}\n',
+    );
+    writeFileSync(
+      join(dir, 'policy.yaml'),
+      'apiVersion: core.oam.dev/v1beta1\nkind: PolicyDefinition\nmetadata: {name: topology}\nspec:\n  schematic: {cue: {template: "parameter: {}"}}\n---\napiVersion: core.oam.dev/v1beta1\nkind: PolicyDefinition\nmetadata: {name: override}\nspec: {}\n',
+    );
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec: {type: worker, properties: {image: busybox}}\n',
+    );
+    const r = oam(['render', '-f', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kind: Deployment');
+    const warnings = r.stderr.trim().split('\n');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^warning: not run \(rendering runs no workflow steps or policies\): .*PolicyDefinition "topology".*PolicyDefinition "override".*WorkflowStepDefinition "apply-object"/,
+    );
+  });
 });

@@ -65,7 +65,7 @@ export class Renderer {
     options: RenderOptions,
     warnings: RenderError[],
   ): Promise<RenderedComponent> {
-    const context = componentContext(app, component, this.cluster);
+    const context = componentContext(app, component, options.cluster ?? this.cluster);
     const base = await this.evaluate(
       component.definition,
       component.properties,

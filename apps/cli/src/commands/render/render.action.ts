@@ -1,5 +1,11 @@
 import { BuiltinDefinitionsError, loadBuiltinDefinitions } from '#definitions';
-import { createRenderer, renderSources } from '#renderer';
+import {
+  createRenderer,
+  DEFAULT_CLUSTER,
+  parseKubeVersion,
+  renderSources,
+  type ClusterInfo,
+} from '#renderer';
 import { readInputs } from '../../io/read-inputs.js';
 import { formatObjects } from '../../output/print-objects.js';
 import { reportProblems } from '../../output/report.js';
@@ -8,6 +14,7 @@ import type { RenderFlags } from './index.js';
 
 /** Exit 0 with the objects on stdout, or 1 with every error on stderr and nothing on stdout. */
 export async function runRender(flags: RenderFlags): Promise<number> {
+  const cluster = clusterOf(flags.kubeVersion);
   const files = await readInputs(flags.file);
   const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
     // A broken built-in is our bug, but it should still read like any other error.
@@ -20,6 +27,7 @@ export async function runRender(flags: RenderFlags): Promise<number> {
       builtins,
       strict: flags.strict,
       defaultNamespace: flags.namespace,
+      cluster,
     });
     reportProblems(result.errors, result.warnings);
     if (result.errors.length > 0) return 1;
@@ -29,4 +37,12 @@ export async function runRender(flags: RenderFlags): Promise<number> {
   } finally {
     await handle.close();
   }
+}
+
+/** `--kube-version X.Y`: the cluster templates render for; without it, the fixed default. */
+function clusterOf(flag: string | undefined): ClusterInfo {
+  if (flag === undefined) return DEFAULT_CLUSTER;
+  const version = parseKubeVersion(flag);
+  if (!version) throw new UserError(`--kube-version: expected MAJOR.MINOR such as 1.30, got "${flag}"`);
+  return { ...DEFAULT_CLUSTER, version };
 }
