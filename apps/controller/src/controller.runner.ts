@@ -10,8 +10,9 @@ import {
   TRAITS,
 } from './constants.js';
 import { CachedCatalog } from './definitions/cached-catalog.js';
-import { installBuiltins } from './definitions/builtin-installer.js';
+import { ensureNamespace, installBuiltins } from './definitions/builtin-installer.js';
 import { SchemaPublisher } from './definitions/schema-publisher.js';
+import { registerApplicationMetrics } from './host/application-metrics.js';
 import { Heartbeat } from './host/heartbeat.js';
 import { OwnedWatches } from './host/owned-watches.js';
 import { ignoreStatusOnlyUpdates } from './host/predicates.js';
@@ -78,18 +79,23 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       );
     this.controller = this.declareController();
     this.declareSchemaPublishers();
+    // The leader Lease lives there; deploy/ creates it, a bare cluster may not have it.
+    if (this.options.leaderElection) await ensureNamespace(manager.client, CONTROLLER_NAMESPACE);
     await manager.start();
     this.heartbeat = new Heartbeat(manager.client, {
       namespace: CONTROLLER_NAMESPACE,
       version: this.options.version,
       intervalMs: this.options.heartbeatIntervalMs,
       log,
+      active: () => manager.isLeader(),
     });
     await this.heartbeat.start();
     log.info('oam controller started', {
       systemNamespace: this.options.systemNamespace,
       watchNamespaces: this.options.watchNamespaces.length ? this.options.watchNamespaces : 'all',
       workers: this.options.workers,
+      leaderElection: this.options.leaderElection ? 'campaigning' : 'off',
+      metricsPort: manager.healthServerPort(),
     });
   }
 
@@ -123,6 +129,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     const apps = informers.informerFor(APPLICATIONS, {
       indexers: { [DEFINITION_INDEX]: definitionIndexFunc, [COMPONENT_REF_INDEX]: componentRefIndexFunc },
     });
+    registerApplicationMetrics(manager.registry, apps.indexer);
     const components = informers.informerFor(COMPONENTS, {
       indexers: { [TYPE_INDEX]: componentTypeIndexFunc },
     });
