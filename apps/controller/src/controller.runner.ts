@@ -145,7 +145,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     const sources = cachedJoinSources(caches, catalog);
     // The watches are added while reconciling, so they enqueue into the controllers built below.
     const built: { apps?: Controller; components?: Controller } = {};
-    const watches = new OwnedWatches(informers, (r) => {
+    const watches = new OwnedWatches(informers, [apps, components], (r) => {
       built.apps?.enqueue(r);
       built.components?.enqueue(r); // a standalone Component's objects carry its name as app.oam.dev/name
     });
