@@ -113,10 +113,12 @@ describe('oam install / oam uninstall', () => {
     expect(lines.at(-1)).toMatch(/^✓ oam controller installed and available \(2\/2 replicas available\)/);
     const deployment = (await get(DEPLOYMENTS, 'oam-system', 'oam-controller')) as KubeObject & { spec: any };
     expect(deployment.spec.template.spec.containers[0].image).toBe('ghcr.io/oam-platform/oam:0.1.0');
-    expect(deployment.metadata!.managedFields!.map((f) => [f.manager, f.operation])).toContainEqual([
-      'oam-cli',
-      'Apply',
-    ]);
+    expect(
+      (deployment.metadata!.managedFields as { manager: string; operation: string }[]).map((f) => [
+        f.manager,
+        f.operation,
+      ]),
+    ).toContainEqual(['oam-cli', 'Apply']);
   });
 
   it('install --image replaces the image; installing again changes nothing else', async () => {

@@ -109,7 +109,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     const scope = new Set(this.options.watchNamespaces);
     // The watches are added while reconciling, so they enqueue into the controller built below.
     const built: { controller?: Controller } = {};
-    const watches = new OwnedWatches(informers, (r) => built.controller?.enqueue(r));
+    const watches = new OwnedWatches(informers, apps, (r) => built.controller?.enqueue(r));
     const reconciler = new ApplicationReconciler({
       client: manager.client,
       mapper,
