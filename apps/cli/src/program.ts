@@ -1,11 +1,17 @@
 import { Command } from 'commander';
+import { registerApi } from './commands/api/index.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { registerController } from './commands/controller/index.js';
+import { registerDef } from './commands/def/index.js';
 import { registerDelete } from './commands/delete/index.js';
+import { registerInstall } from './commands/install/index.js';
 import { registerLs } from './commands/ls/index.js';
 import { registerRender } from './commands/render/index.js';
 import { registerServer } from './commands/server/index.js';
 import { registerStatus } from './commands/status/index.js';
+import { registerUninstall } from './commands/uninstall/index.js';
 import { registerUp } from './commands/up/index.js';
+import { registerVersion } from './commands/version/index.js';
 import { describeFailure } from './output/failure.js';
 
 /**
@@ -23,8 +29,14 @@ export function buildProgram(): Command {
   registerLs(program);
   registerDelete(program);
   registerRender(program);
+  registerDef(program);
   registerServer(program);
   registerController(program);
+  registerInstall(program);
+  registerUninstall(program);
+  registerApi(program);
+  registerVersion(program);
+  registerCompletion(program);
   return program;
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Application } from '#api';
 import { deepCopy, isJsonObject, mergePatch, type KubeObject } from '#kube-core';
-import { EVENTS, NAMESPACE_INDEX, NAMESPACES } from '#runtime';
+import { EVENTS, isConflict, NAMESPACE_INDEX, NAMESPACES } from '#runtime';
 import { ApiProblem, invalid } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
 import {
@@ -81,16 +81,30 @@ export class ApplicationsService {
     return this.client.update(withServerFields(app, live), { fieldManager: FIELD_MANAGER });
   }
 
-  /** PATCH (merge patch) on the server's latest copy, validated as a whole, written only if unchanged since. */
+  /**
+   * PATCH (merge patch) on the server's latest copy, validated as a whole,
+   * written only if unchanged since it was read. A patch without a
+   * resourceVersion is re-applied on a conflict (the controller's status
+   * writes move the resourceVersion too); one with a resourceVersion is a
+   * precondition, so a stale one is 409.
+   */
   async patch(namespace: string, name: string, patch: unknown): Promise<KubeObject> {
     this.get(namespace, name);
     if (!isJsonObject(patch)) throw invalid([{ path: '', message: 'a merge patch must be a JSON object' }]);
-    const live = await this.client.get(namespace, name);
-    const merged = mergePatch(deepCopy(live), patch) as KubeObject;
-    merged.metadata = { ...merged.metadata, resourceVersion: live.metadata?.resourceVersion };
-    const app = this.preview.parse(merged, namespace);
-    await this.preview.render(app);
-    return this.client.update(withServerFields(app, live), { fieldManager: FIELD_MANAGER });
+    const precondition = isJsonObject(patch.metadata) && patch.metadata.resourceVersion !== undefined;
+    for (let attempt = 1; ; attempt++) {
+      const live = await this.client.get(namespace, name);
+      const merged = mergePatch(deepCopy(live), patch) as KubeObject;
+      if (!precondition)
+        merged.metadata = { ...merged.metadata, resourceVersion: live.metadata?.resourceVersion };
+      const app = this.preview.parse(merged, namespace);
+      await this.preview.render(app);
+      try {
+        return await this.client.update(withServerFields(app, live), { fieldManager: FIELD_MANAGER });
+      } catch (err) {
+        if (precondition || !isConflict(err) || attempt >= 5) throw err;
+      }
+    }
   }
 
   async delete(namespace: string, name: string): Promise<KubeObject> {
