@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Clock } from '#kube-core';
 import type { Logger } from '#runtime';
 import type { Registry } from 'prom-client';
 import { CONTROLLER_NAMESPACE, DEFAULT_SYSTEM_NAMESPACE } from './constants.js';
@@ -28,10 +29,34 @@ export interface ControllerOptions {
    * free when nothing changed: no write). 0 turns it off.
    */
   resyncPeriodMs?: number;
+  /**
+   * Run as one of several replicas: only the holder of the Lease
+   * `oam-system/oam-controller-leader` reconciles; the others keep warm
+   * caches and take over when it is gone. Timings default to client-go's
+   * 15 s lease, 10 s renew deadline, 2 s retry period.
+   */
+  leaderElection?: boolean | LeaderElectionTimings;
+  /** Serve /healthz, /readyz and /metrics on this port (0 = any free port); absent = no server. */
+  metricsPort?: number;
+  /** The address the health and metrics server binds (default 127.0.0.1; in a pod, 0.0.0.0). */
+  metricsHost?: string;
+  /** Time for queues, backoff, leader election (tests inject a FakeClock). */
+  clock?: Clock;
 }
 
-export type ResolvedOptions = Required<Omit<ControllerOptions, 'logger' | 'registry'>> &
-  Pick<ControllerOptions, 'logger' | 'registry'>;
+export interface LeaderElectionTimings {
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Default: hostname + a random suffix. */
+  identity?: string;
+}
+
+/** The Lease whose holder reconciles (in CONTROLLER_NAMESPACE). */
+export const LEADER_LEASE = 'oam-controller-leader';
+
+type Optional = 'logger' | 'registry' | 'metricsPort' | 'clock';
+export type ResolvedOptions = Required<Omit<ControllerOptions, Optional>> & Pick<ControllerOptions, Optional>;
 
 export const CONTROLLER_OPTIONS = Symbol('CONTROLLER_OPTIONS');
 
@@ -46,6 +71,8 @@ export function resolveOptions(options: ControllerOptions): ResolvedOptions {
     installDefinitions: true,
     heartbeatIntervalMs: 10_000,
     resyncPeriodMs: 600_000,
+    leaderElection: false,
+    metricsHost: '127.0.0.1',
     ...stripUndefined(options),
   };
 }
