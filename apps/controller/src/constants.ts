@@ -39,3 +39,4 @@ const oam = (kind: string, plural: string): ResourceKind => ({
 export const APPLICATIONS = oam('Application', 'applications');
 export const COMPONENT_DEFINITIONS = oam('ComponentDefinition', 'componentdefinitions');
 export const TRAIT_DEFINITIONS = oam('TraitDefinition', 'traitdefinitions');
+export const APPLICATION_REVISIONS = oam('ApplicationRevision', 'applicationrevisions');

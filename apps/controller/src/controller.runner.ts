@@ -13,6 +13,7 @@ import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 import { ApplicationReconciler } from './reconcile/application.reconciler.js';
 import { applicationsUsing, DEFINITION_INDEX, definitionIndexFunc } from './reconcile/definition-index.js';
 import { RendererService } from './renderer.service.js';
+import { Revisions } from './revisions/revisions.js';
 
 /** A problem the operator can fix (no CRDs, no access): reported as one line, never a stack. */
 export class ControllerStartError extends Error {
@@ -103,14 +104,24 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     // The watches are added while reconciling, so they enqueue into the controller built below.
     const built: { controller?: Controller } = {};
     const watches = new OwnedWatches(informers, (r) => built.controller?.enqueue(r));
+    const events = manager.eventRecorder('oam-controller');
     const reconciler = new ApplicationReconciler({
       client: manager.client,
       mapper,
       renderer: this.rendererService.handle,
       catalog: new CachedCatalog(components.indexer, traits.indexer, this.options.systemNamespace),
-      events: manager.eventRecorder('oam-controller'),
+      events,
       watches,
       inScope: (ns) => scope.size === 0 || scope.has(ns),
+      revisions: new Revisions({
+        client: manager.client,
+        events,
+        systemNamespace: this.options.systemNamespace,
+        limit: this.options.revisionLimit,
+        log: manager.logger,
+      }),
+      dependsOnTimeoutMs: this.options.dependsOnTimeoutMs,
+      clock: this.options.clock,
     });
     const users = applicationsUsing(
       (v) => apps.indexer.byIndex(DEFINITION_INDEX, v),

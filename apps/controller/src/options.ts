@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { Clock } from '#kube-core';
 import type { Logger } from '#runtime';
 import type { Registry } from 'prom-client';
 import { CONTROLLER_NAMESPACE, DEFAULT_SYSTEM_NAMESPACE } from './constants.js';
@@ -28,10 +29,16 @@ export interface ControllerOptions {
    * free when nothing changed: no write). 0 turns it off.
    */
   resyncPeriodMs?: number;
+  /** ApplicationRevisions kept per application, the live one included (default 10; oldest deleted first). */
+  revisionLimit?: number;
+  /** How long a component waits for the components it depends on to be healthy before the controller gives up and says so (default 10 min). */
+  dependsOnTimeoutMs?: number;
+  /** Time of dependsOn deadlines and status stamps (default the wall clock; tests pass a FakeClock). */
+  clock?: Clock;
 }
 
-export type ResolvedOptions = Required<Omit<ControllerOptions, 'logger' | 'registry'>> &
-  Pick<ControllerOptions, 'logger' | 'registry'>;
+export type ResolvedOptions = Required<Omit<ControllerOptions, 'logger' | 'registry' | 'clock'>> &
+  Pick<ControllerOptions, 'logger' | 'registry' | 'clock'>;
 
 export const CONTROLLER_OPTIONS = Symbol('CONTROLLER_OPTIONS');
 
@@ -46,6 +53,8 @@ export function resolveOptions(options: ControllerOptions): ResolvedOptions {
     installDefinitions: true,
     heartbeatIntervalMs: 10_000,
     resyncPeriodMs: 600_000,
+    revisionLimit: 10,
+    dependsOnTimeoutMs: 600_000,
     ...stripUndefined(options),
   };
 }

@@ -1,6 +1,6 @@
 import type { AppliedResource, Application, ApplicationStatus } from '#api';
 import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
-import { type KubeObject, stableStringify } from '#kube-core';
+import { realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import {
   isConflict,
   type Client,
@@ -11,7 +11,7 @@ import {
   type Result,
   type RestMapper,
 } from '#runtime';
-import { applyIntent, errorMessage, type ApplyOutcome } from '../apply/applier.js';
+import { applyIntent, errorMessage, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
 import { identityKey, resourceKey } from '../apply/identity.js';
 import { planIntents, unrecordedUnowned } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
@@ -23,7 +23,8 @@ import { cachedHealthEngine } from './health-cache.js';
 import { ensureFinalizer } from './finalizer.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import { resolveApplication, unsupportedFields } from './resolve-application.js';
-import { nextRevision } from './revision.js';
+import type { RenderSource, Revisions } from '../revisions/revisions.js';
+import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { nextStatus, type Observation } from './status.js';
 
 export interface ReconcilerDeps {
@@ -35,7 +36,11 @@ export interface ReconcilerDeps {
   watches: OwnedWatches;
   /** Whether Applications in this namespace are ours to reconcile (--watch-namespace). */
   inScope(namespace: string): boolean;
-  now?: () => string;
+  revisions: Revisions;
+  /** How long a component waits for what it depends on before the controller gives up (--depends-on-timeout). */
+  dependsOnTimeoutMs: number;
+  /** Time of status stamps and dependsOn waits (default the wall clock). */
+  clock?: Clock;
 }
 
 /** While something is unhealthy and may not send events (objects in other namespaces), look again this often. */
@@ -80,14 +85,19 @@ export class ApplicationReconciler implements Reconciler {
     const previous = app.status as ApplicationStatus | undefined;
     const unsupported = unsupportedFields(app as unknown as Application);
 
-    const resolved = resolveApplication(app, this.deps.catalog);
+    const chosen = await this.deps.revisions.source(app, this.deps.catalog);
+    if (chosen.app !== app) app = this.writeOwn(app, chosen.app);
+    const { source } = chosen;
+    const resolved = resolveApplication(source.app, source.catalog);
     if (!resolved.spec)
       return this.renderFailed(
         app,
         resolved.errors.map((e) => e.message),
         unsupported,
+        source,
       );
-    const revision = nextRevision(app as unknown as Application, resolved.definitions);
+    const pending = await this.deps.revisions.next(app, source, resolved.definitions);
+    const { revision } = pending;
     let rendered: RenderedApp;
     try {
       rendered = await this.deps.renderer.renderer.render({
@@ -100,8 +110,10 @@ export class ApplicationReconciler implements Reconciler {
         app,
         err.errors.map((e) => e.message),
         unsupported,
+        source,
       );
     }
+    await this.deps.revisions.save(app, source, pending);
 
     let recorded = previous?.appliedResources ?? [];
     const { planned, failed } = await planIntents(rendered, app, this.deps);
@@ -112,8 +124,18 @@ export class ApplicationReconciler implements Reconciler {
       app = this.writeOwn(app, await this.deps.client.updateStatus(APPLICATIONS, { ...app, status }));
     }
     const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
-    const outcomes = [...failed];
-    for (const p of planned) outcomes.push(await applyIntent(this.deps.client, p.intent, p.live, app, uids));
+    const live: LiveLookup = async (o) =>
+      (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>;
+    const ordered = await applyInOrder(rendered, planned, {
+      apply: (p) => applyIntent(this.deps.client, p.intent, p.live, app, uids),
+      upToDate: (p) => isUpToDate(p.intent, p.live),
+      health: async (name) => {
+        const only = { ...rendered, components: rendered.components.filter((c) => c.name === name) };
+        return (await observeHealth(only, live, this.health))[0];
+      },
+      recorded,
+    });
+    const outcomes = [...failed, ...ordered.outcomes];
     const { applied, problems, retry, requeue } = await this.record(app, outcomes, recorded);
     const changed = outcomes.filter((o) => o.result === 'applied');
     if (changed.length > 0) {
@@ -122,12 +144,24 @@ export class ApplicationReconciler implements Reconciler {
       this.deps.events.event(app, 'Normal', 'Applied', `${revision.name}: applied ${objects.join(', ')}`);
     }
 
-    const services = await observeHealth(
-      rendered,
-      async (o) => (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>,
-      this.health,
+    const timeout = this.deps.dependsOnTimeoutMs;
+    const { waits, timedOutNow, nextDeadlineMs } = dependencyWaits(
+      ordered.held,
+      previous?.waiting,
+      revision.revision,
+      this.clock.now(),
+      timeout,
     );
-    const status = await this.writeStatus(app, {
+    for (const w of timedOutNow)
+      this.deps.events.event(app, 'Warning', 'DependencyTimeout', describeWait(w, ordered.held, timeout));
+    const usesDependsOn = rendered.app.components.some((c) => c.dependsOn.length > 0);
+    const services = withWaits(
+      await observeHealth(rendered, live, this.health),
+      waits,
+      ordered.held,
+      timeout,
+    );
+    const written = await this.writeStatus(app, {
       generation: app.metadata?.generation,
       renderErrors: [],
       revision,
@@ -135,10 +169,22 @@ export class ApplicationReconciler implements Reconciler {
       applied,
       services,
       unsupported,
+      waits,
+      conditions: [
+        ...(usesDependsOn ? [dependsOnCondition(waits, ordered.held, timeout)] : []),
+        ...optional(this.deps.revisions.condition(previous, source, pending)),
+      ],
     });
+    const finished = await this.deps.revisions.finish(written.app, source, pending);
+    if (finished !== written.app) this.writeOwn(written.app, finished);
     if (requeue) return requeue;
     if (retry) return { requeue: true };
-    if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
+    if (written.status.status !== 'running')
+      return { requeueAfter: Math.min(UNHEALTHY_RECHECK_MS, nextDeadlineMs ?? UNHEALTHY_RECHECK_MS) };
+  }
+
+  private get clock(): Clock {
+    return this.deps.clock ?? realClock;
   }
 
   /**
@@ -188,7 +234,14 @@ export class ApplicationReconciler implements Reconciler {
     return { applied, problems, retry, requeue };
   }
 
-  private async renderFailed(app: KubeObject, errors: string[], unsupported: string[]): Promise<void> {
+  private async renderFailed(
+    app: KubeObject,
+    errors: string[],
+    unsupported: string[],
+    source: RenderSource,
+  ): Promise<void> {
+    const abandoned = await this.deps.revisions.abandon(app, source, errors);
+    if (abandoned !== app) app = this.writeOwn(app, abandoned);
     const previous = app.status as ApplicationStatus | undefined;
     const before = previous?.conditions?.find((c) => c.type === 'Rendered');
     const message = errors.join('\n');
@@ -199,17 +252,24 @@ export class ApplicationReconciler implements Reconciler {
       renderErrors: errors,
       applyProblems: [],
       unsupported,
+      conditions: optional(this.deps.revisions.condition(previous, source)),
     });
     // Nothing to retry: the next change of the app or a definition enqueues it again.
   }
 
-  private async writeStatus(app: KubeObject, o: Observation): Promise<ApplicationStatus> {
+  /** Returns the status and the Application as written (unchanged when the status was). */
+  private async writeStatus(
+    app: KubeObject,
+    o: Observation,
+  ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
     const previous = app.status as ApplicationStatus | undefined;
-    const now = (this.deps.now ?? (() => new Date().toISOString()))();
+    const now = new Date(this.clock.now()).toISOString();
     const status = nextStatus(previous, o, now);
-    if (stableStringify(status) !== stableStringify(previous ?? {}))
-      this.writeOwn(app, await this.deps.client.updateStatus(APPLICATIONS, { ...app, status }));
-    return status;
+    if (stableStringify(status) === stableStringify(previous ?? {})) return { status, app };
+    return {
+      status,
+      app: this.writeOwn(app, await this.deps.client.updateStatus(APPLICATIONS, { ...app, status })),
+    };
   }
 
   /** Remembers a write of the Application so the next reconcile does not start from the stale cache. */
@@ -239,6 +299,8 @@ export class ApplicationReconciler implements Reconciler {
     return fresh.metadata?.generation === app.metadata?.generation;
   }
 }
+
+const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
 
 function describeRef(r: AppliedResource): string {
   return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;

@@ -1,6 +1,12 @@
-import type { AppliedResource, ApplicationPhase, ApplicationStatus, ServiceStatus } from '#api';
+import type {
+  AppliedResource,
+  ApplicationPhase,
+  ApplicationStatus,
+  DependencyWait,
+  ServiceStatus,
+} from '#api';
 import { isTrue, mergeConditions, type ConditionInput } from './conditions.js';
-import type { Revision } from './revision.js';
+import type { Revision } from '../revisions/revisions.js';
 
 export interface Observation {
   generation?: number;
@@ -12,6 +18,10 @@ export interface Observation {
   applied?: AppliedResource[];
   services?: ServiceStatus[];
   unsupported: string[];
+  /** Components held back by dependsOn; set only when this reconcile rendered. */
+  waits?: DependencyWait[];
+  /** Conditions of other concerns (DependsOn, Rollback), appended as given. */
+  conditions?: ConditionInput[];
 }
 
 /**
@@ -31,6 +41,8 @@ export function nextStatus(
   // After a failed render this is the health of the last good version, which still runs.
   const healthy = services.length > 0 && unhealthy.length === 0;
   const appliedOk = rendered && o.applyProblems.length === 0;
+  const waits = o.waits ?? (rendered ? [] : (previous?.waiting ?? []));
+  const waiting = waits.length > 0;
   const conditions: ConditionInput[] = [
     rendered
       ? {
@@ -58,12 +70,20 @@ export function nextStatus(
           reason: 'Unhealthy',
           message: unhealthy.map((s) => `${s.name}: ${s.message ?? 'not healthy'}`).join('; ') || undefined,
         },
-    rendered && healthy && appliedOk
+    rendered && healthy && appliedOk && !waiting
       ? { type: 'Ready', status: 'True', reason: 'Ready' }
       : {
           type: 'Ready',
           status: 'False',
-          reason: !rendered ? 'RenderFailed' : !appliedOk ? 'ApplyFailed' : 'Unhealthy',
+          reason: !rendered
+            ? 'RenderFailed'
+            : !appliedOk
+              ? 'ApplyFailed'
+              : waiting
+                ? waits.some((w) => w.timedOut)
+                  ? 'DependencyTimeout'
+                  : 'WaitingForDependencies'
+                : 'Unhealthy',
         },
   ];
   if (o.unsupported.length > 0)
@@ -73,9 +93,10 @@ export function nextStatus(
       reason: 'NotSupported',
       message: `${o.unsupported.join(' and ')}: stored but not run by this controller yet`,
     });
+  conditions.push(...(o.conditions ?? []));
   const merged = mergeConditions(previous?.conditions, conditions, o.generation, now);
   return {
-    status: phaseOf(previous, rendered, rendered && healthy && appliedOk, o.generation),
+    status: phaseOf(previous, rendered, rendered && healthy && appliedOk && !waiting, o.generation),
     observedGeneration: o.generation,
     conditions: merged,
     services,
@@ -83,6 +104,7 @@ export function nextStatus(
     ...((o.revision ?? previous?.latestRevision)
       ? { latestRevision: o.revision ?? previous!.latestRevision }
       : {}),
+    ...(waiting ? { waiting: waits } : {}),
   };
 }
 
