@@ -11,6 +11,7 @@ export default {
   moduleNameMapper: {
     '^#(api|renderer|kube-server|runtime|kube-core|definitions)$': '<rootDir>/libs/$1/src/index.ts',
     '^#controller$': '<rootDir>/apps/controller/src/index.ts',
+    '^#api-server$': '<rootDir>/apps/api/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   transform: {

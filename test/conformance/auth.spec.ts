@@ -55,6 +55,40 @@ describe('authentication', () => {
       expect(bogus.json().status.authenticated).toBeFalsy();
     });
 
+    it('SubjectAccessReview: the local admin may do anything, another user nothing (embedded server)', async () => {
+      const review = async (user: string) => {
+        const res = await target().http.post('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SubjectAccessReview',
+          spec: {
+            user,
+            resourceAttributes: {
+              verb: 'delete',
+              group: 'core.oam.dev',
+              resource: 'applications',
+              namespace: 'x',
+            },
+          },
+        });
+        expect(res.status).toBe(201);
+        return res.json().status.allowed as boolean;
+      };
+      const user = target().kc.getCurrentUser()!;
+      const tr = await target().http.post('/apis/authentication.k8s.io/v1/tokenreviews', {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenReview',
+        spec: { token: user.token },
+      });
+      expect(await review(tr.json().status.user.username)).toBe(true);
+      expect(await review('someone-else')).toBe(false);
+      const bad = await target().http.post('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user: 'x' },
+      });
+      expect(bad.status).toBe(422);
+    });
+
     it('the kubeconfig carries the CA, never insecure-skip-tls-verify (embedded server)', async () => {
       const cluster = target().kc.getCurrentCluster()!;
       expect(cluster.skipTLSVerify).toBeFalsy();

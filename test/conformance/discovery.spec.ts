@@ -113,6 +113,7 @@ describe('discovery', () => {
       '/apis/rbac.authorization.k8s.io/v1': ['roles', 'rolebindings', 'clusterroles', 'clusterrolebindings'],
       '/apis/events.k8s.io/v1': ['events'],
       '/apis/authentication.k8s.io/v1': ['tokenreviews'],
+      '/apis/authorization.k8s.io/v1': ['subjectaccessreviews'],
     };
     for (const [path, names] of Object.entries(expected)) {
       const list = (await http.get(path)).json();

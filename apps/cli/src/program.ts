@@ -1,11 +1,14 @@
 import { Command } from 'commander';
+import { registerCompletion } from './commands/completion/index.js';
 import { registerController } from './commands/controller/index.js';
+import { registerDef } from './commands/def/index.js';
 import { registerDelete } from './commands/delete/index.js';
 import { registerLs } from './commands/ls/index.js';
 import { registerRender } from './commands/render/index.js';
 import { registerServer } from './commands/server/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerUp } from './commands/up/index.js';
+import { registerVersion } from './commands/version/index.js';
 import { describeFailure } from './output/failure.js';
 
 /**
@@ -23,8 +26,11 @@ export function buildProgram(): Command {
   registerLs(program);
   registerDelete(program);
   registerRender(program);
+  registerDef(program);
   registerServer(program);
   registerController(program);
+  registerVersion(program);
+  registerCompletion(program);
   return program;
 }
 

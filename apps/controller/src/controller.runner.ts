@@ -3,8 +3,9 @@ import { loadBuiltinDefinitions } from '#definitions';
 import { NoKindMatchError, type Controller } from '#runtime';
 import { APPLICATIONS, COMPONENT_DEFINITIONS, CONTROLLER_NAMESPACE, TRAIT_DEFINITIONS } from './constants.js';
 import { CachedCatalog } from './definitions/cached-catalog.js';
-import { installBuiltins } from './definitions/builtin-installer.js';
+import { ensureNamespace, installBuiltins } from './definitions/builtin-installer.js';
 import { SchemaPublisher } from './definitions/schema-publisher.js';
+import { registerApplicationMetrics } from './host/application-metrics.js';
 import { Heartbeat } from './host/heartbeat.js';
 import { OwnedWatches } from './host/owned-watches.js';
 import { ignoreStatusOnlyUpdates } from './host/predicates.js';
@@ -59,18 +60,23 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       );
     this.controller = this.declareController();
     this.declareSchemaPublishers();
+    // The leader Lease lives there; deploy/ creates it, a bare cluster may not have it.
+    if (this.options.leaderElection) await ensureNamespace(manager.client, CONTROLLER_NAMESPACE);
     await manager.start();
     this.heartbeat = new Heartbeat(manager.client, {
       namespace: CONTROLLER_NAMESPACE,
       version: this.options.version,
       intervalMs: this.options.heartbeatIntervalMs,
       log,
+      active: () => manager.isLeader(),
     });
     await this.heartbeat.start();
     log.info('oam controller started', {
       systemNamespace: this.options.systemNamespace,
       watchNamespaces: this.options.watchNamespaces.length ? this.options.watchNamespaces : 'all',
       workers: this.options.workers,
+      leaderElection: this.options.leaderElection ? 'campaigning' : 'off',
+      metricsPort: manager.healthServerPort(),
     });
   }
 
@@ -98,6 +104,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     const apps = informers.informerFor(APPLICATIONS, {
       indexers: { [DEFINITION_INDEX]: definitionIndexFunc },
     });
+    registerApplicationMetrics(manager.registry, apps.indexer);
     const components = informers.informerFor(COMPONENT_DEFINITIONS);
     const traits = informers.informerFor(TRAIT_DEFINITIONS);
     const scope = new Set(this.options.watchNamespaces);

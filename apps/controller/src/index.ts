@@ -4,3 +4,4 @@ export { ControllerModule } from './controller.module.js';
 export { ControllerStartError } from './controller.runner.js';
 export type { ControllerOptions } from './options.js';
 export { FIELD_MANAGER, FINALIZER, CONTROLLER_NAMESPACE, DEFAULT_SYSTEM_NAMESPACE } from './constants.js';
+export { SCHEMA_KEY, schemaConfigMapName } from './definitions/schema-publisher.js';

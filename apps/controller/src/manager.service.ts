@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { jsonLogger, Manager, RestMapper } from '#runtime';
-import { FIELD_MANAGER } from './constants.js';
-import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
+import { CONTROLLER_NAMESPACE, FIELD_MANAGER } from './constants.js';
+import { CONTROLLER_OPTIONS, LEADER_LEASE, type ResolvedOptions } from './options.js';
 
 /** The runtime's Manager (caches, client, controllers) and the REST mapper over its transport. */
 @Injectable()
@@ -17,6 +17,18 @@ export class ManagerService {
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
       informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
+      clock: options.clock,
+      health:
+        options.metricsPort === undefined
+          ? undefined
+          : { port: options.metricsPort, host: options.metricsHost },
+      leaderElection: options.leaderElection
+        ? {
+            namespace: CONTROLLER_NAMESPACE,
+            name: LEADER_LEASE,
+            ...(options.leaderElection === true ? {} : options.leaderElection),
+          }
+        : undefined,
     });
     this.mapper = new RestMapper(this.manager.transport);
   }

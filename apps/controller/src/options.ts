@@ -29,16 +29,41 @@ export interface ControllerOptions {
    * free when nothing changed: no write). 0 turns it off.
    */
   resyncPeriodMs?: number;
+  /**
+   * Run as one of several replicas: only the holder of the Lease
+   * `oam-system/oam-controller-leader` reconciles; the others keep warm
+   * caches and take over when it is gone. Timings default to client-go's
+   * 15 s lease, 10 s renew deadline, 2 s retry period.
+   */
+  leaderElection?: boolean | LeaderElectionTimings;
+  /** Serve /healthz, /readyz and /metrics on this port (0 = any free port); absent = no server. */
+  metricsPort?: number;
+  /** The address the health and metrics server binds (default 127.0.0.1; in a pod, 0.0.0.0). */
+  metricsHost?: string;
   /** ApplicationRevisions kept per application, the live one included (default 10; oldest deleted first). */
   revisionLimit?: number;
-  /** How long a component waits for the components it depends on to be healthy before the controller gives up and says so (default 10 min). */
+  /**
+   * How long a component waits for the components it depends on to be
+   * healthy before the controller gives up and says so (default 10 min).
+   */
   dependsOnTimeoutMs?: number;
-  /** Time of dependsOn deadlines and status stamps (default the wall clock; tests pass a FakeClock). */
+  /** Time for queues, backoff, leader election, dependsOn deadlines (tests inject a FakeClock). */
   clock?: Clock;
 }
 
-export type ResolvedOptions = Required<Omit<ControllerOptions, 'logger' | 'registry' | 'clock'>> &
-  Pick<ControllerOptions, 'logger' | 'registry' | 'clock'>;
+export interface LeaderElectionTimings {
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Default: hostname + a random suffix. */
+  identity?: string;
+}
+
+/** The Lease whose holder reconciles (in CONTROLLER_NAMESPACE). */
+export const LEADER_LEASE = 'oam-controller-leader';
+
+type Optional = 'logger' | 'registry' | 'metricsPort' | 'clock';
+export type ResolvedOptions = Required<Omit<ControllerOptions, Optional>> & Pick<ControllerOptions, Optional>;
 
 export const CONTROLLER_OPTIONS = Symbol('CONTROLLER_OPTIONS');
 
@@ -53,6 +78,8 @@ export function resolveOptions(options: ControllerOptions): ResolvedOptions {
     installDefinitions: true,
     heartbeatIntervalMs: 10_000,
     resyncPeriodMs: 600_000,
+    leaderElection: false,
+    metricsHost: '127.0.0.1',
     revisionLimit: 10,
     dependsOnTimeoutMs: 600_000,
     ...stripUndefined(options),

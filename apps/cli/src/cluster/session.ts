@@ -12,6 +12,9 @@ export const OAM_KINDS = {
   Application: oam('Application', 'applications'),
   Component: oam('Component', 'components'),
   Trait: oam('Trait', 'traits'),
+  ComponentDefinition: oam('ComponentDefinition', 'componentdefinitions'),
+  TraitDefinition: oam('TraitDefinition', 'traitdefinitions'),
+  ApplicationRevision: oam('ApplicationRevision', 'applicationrevisions'),
 } as const;
 
 function oam(kind: string, plural: string): ResourceKind {

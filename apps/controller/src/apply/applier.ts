@@ -28,10 +28,12 @@ export async function applyIntent(
   live: KubeObject | undefined,
   app: KubeObject,
   recordedUids: ReadonlySet<string>,
+  /** Whether `app` may take over a live object someone else controls (a Component's objects moving in place). */
+  adopt?: (live: KubeObject) => boolean,
 ): Promise<ApplyOutcome> {
   if (live) {
     const recorded = live.metadata?.uid !== undefined && recordedUids.has(live.metadata.uid);
-    const conflict = recorded ? undefined : ownershipConflict(live, app);
+    const conflict = recorded || adopt?.(live) ? undefined : ownershipConflict(live, app);
     if (conflict) return { intent, result: 'conflict', message: conflict };
     if (isUpToDate(intent, live)) return { intent, result: 'unchanged', applied: identity(intent, live) };
   }

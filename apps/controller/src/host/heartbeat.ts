@@ -4,24 +4,45 @@ import { ANNOTATIONS, HEARTBEAT_LEASE } from '../constants.js';
 import { ensureNamespace } from '../definitions/builtin-installer.js';
 
 /**
- * A Lease renewed while the controller runs, leader election or not, so
- * tools can tell a controller is alive (`oam up`) and which version it is
- * (`oam version`): fresh `renewTime` = alive; annotation = version.
+ * A Lease renewed while the controller reconciles, so tools can tell a
+ * controller is alive (`oam up`) and which version it is (`oam version`):
+ * fresh `renewTime` = alive; annotation = version. With leader election only
+ * the leader beats (`active`), so standbys write nothing at all.
  */
 export class Heartbeat {
   private timer?: ReturnType<typeof setInterval>;
+  private lastBeat = 0;
+  private wasActive = false;
   private readonly identity = `${hostname()}_${process.pid}`;
 
   constructor(
     private readonly client: Client,
-    private readonly options: { namespace: string; version: string; intervalMs: number; log: Logger },
+    private readonly options: {
+      namespace: string;
+      version: string;
+      intervalMs: number;
+      log: Logger;
+      /** Beat only while this holds (the leader); default always. */
+      active?: () => boolean;
+    },
   ) {}
 
   async start(): Promise<void> {
     await ensureNamespace(this.client, this.options.namespace);
-    await this.beat();
-    this.timer = setInterval(() => void this.beat(), this.options.intervalMs);
+    await this.tick();
+    // Ticks at most every second so a replica that just became leader beats at once.
+    this.timer = setInterval(() => void this.tick(), Math.min(this.options.intervalMs, 1000));
     this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    const active = this.options.active?.() ?? true;
+    const due = Date.now() - this.lastBeat >= this.options.intervalMs;
+    if (active && (due || !this.wasActive)) {
+      this.lastBeat = Date.now();
+      await this.beat();
+    }
+    this.wasActive = active;
   }
 
   stop(): void {

@@ -1,8 +1,7 @@
 import type { AppliedResource, ApplicationStatus } from '#api';
 import { type KubeObject, stableStringify } from '#kube-core';
-import type { Client, Logger, Result, RestMapper } from '#runtime';
+import type { Client, Logger, ResourceKind, Result, RestMapper } from '#runtime';
 import { deleteIfOurs } from '../apply/pruner.js';
-import { APPLICATIONS } from '../constants.js';
 import { removeFinalizer } from './finalizer.js';
 
 /**
@@ -13,6 +12,7 @@ import { removeFinalizer } from './finalizer.js';
  */
 export async function finalize(
   deps: { client: Client; mapper: RestMapper },
+  kind: ResourceKind,
   app: KubeObject,
   log: Logger,
 ): Promise<Result | void> {
@@ -24,9 +24,9 @@ export async function finalize(
   if (pending.length > 0) {
     const status = { ...previous, status: 'deleting' as const, appliedResources: pending };
     if (stableStringify(status) !== stableStringify(previous ?? {}))
-      await deps.client.updateStatus(APPLICATIONS, { ...app, status });
+      await deps.client.updateStatus(kind, { ...app, status });
     return { requeueAfter: 1000 }; // deletions also enqueue through the watches; this bounds a missed one
   }
-  await removeFinalizer(deps.client, app);
+  await removeFinalizer(deps.client, kind, app);
   log.info('deleted everything it applied; finalizer removed');
 }

@@ -1,6 +1,6 @@
-import { type Client } from '#runtime';
+import { type Client, type ResourceKind } from '#runtime';
 import { finalizersWith, finalizersWithout, hasFinalizer, type KubeObject } from '#kube-core';
-import { APPLICATIONS, FINALIZER } from '../constants.js';
+import { FINALIZER } from '../constants.js';
 
 /**
  * Adds the cleanup finalizer; returns the updated object (its new
@@ -8,18 +8,27 @@ import { APPLICATIONS, FINALIZER } from '../constants.js';
  * the resourceVersion it was computed from, so a concurrent edit is a 409
  * Conflict and a retry, never a lost finalizer.
  */
-export async function ensureFinalizer(client: Client, app: KubeObject): Promise<KubeObject> {
+export async function ensureFinalizer(
+  client: Client,
+  kind: ResourceKind,
+  app: KubeObject,
+): Promise<KubeObject> {
   if (hasFinalizer(app, FINALIZER)) return app;
-  return patchFinalizers(client, app, finalizersWith(app, FINALIZER));
+  return patchFinalizers(client, kind, app, finalizersWith(app, FINALIZER));
 }
 
-export async function removeFinalizer(client: Client, app: KubeObject): Promise<void> {
+export async function removeFinalizer(client: Client, kind: ResourceKind, app: KubeObject): Promise<void> {
   if (!hasFinalizer(app, FINALIZER)) return;
-  await patchFinalizers(client, app, finalizersWithout(app, FINALIZER));
+  await patchFinalizers(client, kind, app, finalizersWithout(app, FINALIZER));
 }
 
-function patchFinalizers(client: Client, app: KubeObject, finalizers: string[]): Promise<KubeObject> {
+function patchFinalizers(
+  client: Client,
+  kind: ResourceKind,
+  app: KubeObject,
+  finalizers: string[],
+): Promise<KubeObject> {
   const meta = app.metadata!;
   const patch = { metadata: { resourceVersion: meta.resourceVersion, finalizers } };
-  return client.patch(APPLICATIONS, meta.namespace, meta.name!, patch, { type: 'merge' });
+  return client.patch(kind, meta.namespace, meta.name!, patch, { type: 'merge' });
 }

@@ -6,7 +6,7 @@ import type {
   ServiceStatus,
 } from '#api';
 import { isTrue, mergeConditions, type ConditionInput } from './conditions.js';
-import type { Revision } from '../revisions/revisions.js';
+import type { Revision } from './revision.js';
 
 export interface Observation {
   generation?: number;
@@ -20,8 +20,8 @@ export interface Observation {
   unsupported: string[];
   /** Components held back by dependsOn; set only when this reconcile rendered. */
   waits?: DependencyWait[];
-  /** Conditions of other concerns (DependsOn, Rollback), appended as given. */
-  conditions?: ConditionInput[];
+  /** The owner kind's own conditions (joined Components and Traits; DependsOn, Rollback), after the standard ones. */
+  extra?: ConditionInput[];
 }
 
 /**
@@ -93,7 +93,7 @@ export function nextStatus(
       reason: 'NotSupported',
       message: `${o.unsupported.join(' and ')}: stored but not run by this controller yet`,
     });
-  conditions.push(...(o.conditions ?? []));
+  conditions.push(...(o.extra ?? []));
   const merged = mergeConditions(previous?.conditions, conditions, o.generation, now);
   return {
     status: phaseOf(previous, rendered, rendered && healthy && appliedOk && !waiting, o.generation),

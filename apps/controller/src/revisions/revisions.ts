@@ -10,6 +10,7 @@ import type { Client, EventRecorder, Logger } from '#runtime';
 import type { KubeObject } from '#kube-core';
 import { APPLICATIONS } from '../constants.js';
 import type { ConditionInput } from '../reconcile/conditions.js';
+import type { Revision } from '../reconcile/revision.js';
 import { changeSummary } from './change-summary.js';
 import { revisionsToDelete } from './history-cap.js';
 import { RevisionStore } from './revision-store.js';
@@ -24,12 +25,7 @@ import {
   type Snapshot,
 } from './snapshot.js';
 
-/** `status.latestRevision`: the revision that runs. */
-export interface Revision {
-  name: string;
-  revision: number;
-  revisionHash: string;
-}
+export type { Revision };
 
 /** What one reconcile renders: which Application inputs, from which definitions. */
 export interface RenderSource {
@@ -45,8 +41,8 @@ export interface RenderSource {
 /** The revision a render belongs to, and whether it still has to be written. */
 export interface PendingRevision {
   revision: Revision;
-  snapshot: Omit<Snapshot, 'revision'>;
-  create?: { summary: string };
+  /** Set when the revision is new: what to write once its render succeeded. */
+  create?: { summary: string; snapshot: Omit<Snapshot, 'revision'> };
 }
 
 export interface RevisionsOptions {
@@ -121,13 +117,13 @@ export class Revisions {
     const snapshot = takeSnapshot(source.app, definitions, joined);
     const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;
     if (latest && latest.revisionHash === snapshot.renderHash)
-      return { revision: { ...latest, revisionHash: snapshot.renderHash }, snapshot };
+      return { revision: { ...latest, revisionHash: snapshot.renderHash } };
     const own = await this.store.list(app);
     // Written by a reconcile that did not get to write its status.
     const written = own.find(
       (r) => r.spec.revision > (latest?.revision ?? 0) && r.spec.renderHash === snapshot.renderHash,
     );
-    if (written) return { revision: identity(written), snapshot };
+    if (written) return { revision: identity(written) };
     const number = Math.max(latest?.revision ?? 0, await this.store.highestNumber(app)) + 1;
     const previous = own.find((r) => r.metadata.name === latest?.name);
     const summary = source.rollbackTo
@@ -139,8 +135,7 @@ export class Revisions {
         revision: number,
         revisionHash: snapshot.renderHash,
       },
-      snapshot,
-      create: { summary },
+      create: { summary, snapshot },
     };
   }
 
@@ -149,7 +144,7 @@ export class Revisions {
     if (!pending.create) return;
     await this.store.create(
       app,
-      { ...pending.snapshot, revision: pending.revision.revision },
+      { ...pending.create.snapshot, revision: pending.revision.revision },
       {
         [REVISION_ANNOTATIONS.changeSummary]: pending.create.summary,
         ...(source.rollbackTo

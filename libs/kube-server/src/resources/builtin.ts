@@ -18,7 +18,7 @@ export interface ResourceInfo extends GroupVersionKind {
   subresources?: Array<'status' | 'scale' | 'finalize' | PodConnectSubresource>;
   /** Resources sharing one store under another group/version (HPA v1/v2, events): the stored form's key. */
   storage?: { group: string; plural: string };
-  /** Create-only resources that are never stored (TokenReview). */
+  /** Create-only resources that are never stored (TokenReview, SubjectAccessReview). */
   virtual?: boolean;
   /** For CRDs: the defining CRD's name. */
   crd?: string;
@@ -132,6 +132,10 @@ export const BUILTIN_RESOURCES: ResourceInfo[] = [
   r('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false),
   r('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
   r('authentication.k8s.io', 'v1', 'TokenReview', 'tokenreviews', false, {
+    verbs: ['create'],
+    virtual: true,
+  }),
+  r('authorization.k8s.io', 'v1', 'SubjectAccessReview', 'subjectaccessreviews', false, {
     verbs: ['create'],
     virtual: true,
   }),

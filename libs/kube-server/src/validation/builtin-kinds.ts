@@ -34,6 +34,7 @@ import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import { TokenReview } from 'kubernetes-models/authentication.k8s.io/v1/TokenReview';
+import { SubjectAccessReview } from 'kubernetes-models/authorization.k8s.io/v1/SubjectAccessReview';
 import type { FieldCause } from './field-errors.js';
 import { validateHorizontalPodAutoscaler } from './checks/autoscaling-checks.js';
 import { validateConfigMap, validateSecret } from './checks/config-checks.js';
@@ -139,6 +140,7 @@ export const BUILTIN_KINDS: readonly BuiltinKind[] = [
   k(RBAC, 'v1', 'ClusterRole', ClusterRole, 'V1ClusterRole'),
   k(RBAC, 'v1', 'ClusterRoleBinding', ClusterRoleBinding, 'V1ClusterRoleBinding'),
   k('authentication.k8s.io', 'v1', 'TokenReview', TokenReview, 'V1TokenReview'),
+  k('authorization.k8s.io', 'v1', 'SubjectAccessReview', SubjectAccessReview, 'V1SubjectAccessReview'),
 ];
 
 const byGvk = new Map(BUILTIN_KINDS.map((b) => [`${b.group}/${b.version}/${b.kind}`, b]));

@@ -22,6 +22,7 @@ function nameRule(resource: ResourceIdentity): NameRule | undefined {
   if (group === RBAC_GROUP) return isValidPathSegmentName;
   // Never persisted, so never name-checked.
   if (group === 'authentication.k8s.io' && kind === 'TokenReview') return undefined;
+  if (group === 'authorization.k8s.io' && kind === 'SubjectAccessReview') return undefined;
   if (group === 'batch' && kind === 'CronJob') {
     return (name) => [
       ...isDns1123Subdomain(name),

@@ -22,8 +22,22 @@ export async function runController(flags: ControllerFlags): Promise<number> {
       watchNamespaces: flags.watchNamespace ?? [],
       resyncPeriodMs: flags.resyncPeriod * 1000,
       version: process.env.npm_package_version,
+      leaderElection: flags.leaderElect && {
+        leaseDurationMs: flags.leaderElectLeaseDuration,
+        renewDeadlineMs: flags.leaderElectRenewDeadline,
+        retryPeriodMs: flags.leaderElectRetryPeriod,
+      },
+      metricsPort: flags.metricsPort,
+      metricsHost: flags.metricsHost,
     });
   } catch (err) {
+    if (err instanceof Error && /leader election needs/.test(err.message))
+      throw new UserError(`--leader-elect-*: ${err.message.replace('leader election needs ', 'need ')}`);
+    if ((err as NodeJS.ErrnoException)?.code === 'EADDRINUSE')
+      throw new UserError(
+        `--metrics-port ${flags.metricsPort} on ${flags.metricsHost} is in use: pass another port, or 0 for any free one`,
+        EXIT.CLUSTER,
+      );
     if (err instanceof ControllerStartError || err instanceof KubeApiError || isConnectionError(err))
       throw new UserError(
         `cannot start the controller against ${kubeConfig.getCurrentCluster()?.server}: ${(err as Error).message}`,

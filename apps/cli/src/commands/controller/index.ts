@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseDuration } from '../target-options.js';
 
 export interface ControllerFlags {
   kubeconfig?: string;
@@ -10,6 +11,12 @@ export interface ControllerFlags {
   systemNamespace: string;
   resyncPeriod: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  leaderElect: boolean;
+  leaderElectLeaseDuration: number;
+  leaderElectRenewDeadline: number;
+  leaderElectRetryPeriod: number;
+  metricsPort?: number;
+  metricsHost: string;
 }
 
 /** `oam controller`: the OAM controller in the foreground, against the current kubeconfig. */
@@ -44,6 +51,36 @@ export function registerController(program: Command): void {
         .default(600)
         .argParser(nonNegativeInt),
     )
+    .option(
+      '--leader-elect',
+      'run as one of several replicas: only the holder of Lease oam-system/oam-controller-leader reconciles',
+      false,
+    )
+    .addOption(
+      new Option('--leader-elect-lease-duration <duration>', 'how long a leader’s claim holds unrenewed')
+        .default(15_000, '15s')
+        .argParser(positiveDuration),
+    )
+    .addOption(
+      new Option(
+        '--leader-elect-renew-deadline <duration>',
+        'how long the leader retries renewing before it gives up',
+      )
+        .default(10_000, '10s')
+        .argParser(positiveDuration),
+    )
+    .addOption(
+      new Option('--leader-elect-retry-period <duration>', 'interval between attempts to acquire or renew')
+        .default(2_000, '2s')
+        .argParser(positiveDuration),
+    )
+    .addOption(
+      new Option(
+        '--metrics-port <port>',
+        'serve /healthz, /readyz and /metrics (Prometheus) on this port',
+      ).argParser(port),
+    )
+    .option('--metrics-host <address>', 'address the metrics port binds (0.0.0.0 in a pod)', '127.0.0.1')
     .addOption(
       new Option('--log-level <level>', 'least severe log level written (JSON lines on stderr)')
         .choices(['debug', 'info', 'warn', 'error'])
@@ -62,6 +99,19 @@ function collect(value: string | string[], previous: string[] | undefined): stri
 function nonNegativeInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError('expected a whole number of seconds');
+  return n;
+}
+
+function positiveDuration(value: string): number {
+  const ms = parseDuration(value);
+  if (ms <= 0) throw new InvalidArgumentError('expected a duration above zero, such as 15s');
+  return ms;
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidArgumentError('expected a port from 0 to 65535');
   return n;
 }
 

@@ -1,9 +1,9 @@
-import Table from 'cli-table3';
 import type { KubeObject } from '#kube-core';
 import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import { ageOf } from '../../output/age.js';
 import { EXIT } from '../../output/exit-codes.js';
+import { formatTable, plainTable } from '../../output/table.js';
 import { viewOf } from '../../status/app-view.js';
 import type { LsFlags } from './index.js';
 
@@ -25,27 +25,7 @@ export async function runLs(flags: LsFlags): Promise<number> {
       return EXIT.OK;
     }
     const head = ['APP', 'COMPONENT', 'TYPE', 'TRAITS', 'PHASE', 'HEALTHY', 'STATUS', 'AGE'];
-    const table = new Table({
-      head: flags.allNamespaces ? ['NAMESPACE', ...head] : head,
-      chars: {
-        top: '',
-        'top-mid': '',
-        'top-left': '',
-        'top-right': '',
-        bottom: '',
-        'bottom-mid': '',
-        'bottom-left': '',
-        'bottom-right': '',
-        left: '',
-        'left-mid': '',
-        mid: '',
-        'mid-mid': '',
-        right: '',
-        'right-mid': '',
-        middle: '  ',
-      },
-      style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-    });
+    const table = plainTable(flags.allNamespaces ? ['NAMESPACE', ...head] : head);
     const sorted = [...items].sort((a, b) =>
       `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(
         `${b.metadata?.namespace}/${b.metadata?.name}`,
@@ -70,7 +50,7 @@ export async function runLs(flags: LsFlags): Promise<number> {
         table.push(flags.allNamespaces ? [first ? view.namespace : '', ...row] : row);
       });
     }
-    process.stdout.write(`${table.toString().replace(/[ \t]+$/gm, '')}\n`);
+    process.stdout.write(formatTable(table));
     return EXIT.OK;
   } finally {
     session.close();

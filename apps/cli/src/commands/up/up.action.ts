@@ -1,20 +1,19 @@
 import type { Definition } from '#api';
 import type { KubeObject } from '#kube-core';
-import { isNotFound, LEASES, NAMESPACES, NoKindMatchError } from '#runtime';
-import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
+import { isNotFound, NAMESPACES, NoKindMatchError } from '#runtime';
+import { HEARTBEAT, isAlive, readHeartbeat } from '../../cluster/heartbeat.js';
+import { connect, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import { readInputs } from '../../io/read-inputs.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { Progress } from '../../output/progress.js';
-import { formatTree } from '../../output/status-tree.js';
 import { UserError } from '../../output/user-error.js';
-import { fullViewOf, viewOf, type AppView } from '../../status/app-view.js';
+import { waitHealthy } from '../../status/wait-healthy.js';
 import { formatDuration } from '../../output/age.js';
 import { isUnknownType, prepare, report, type PlannedObject } from './prepare.js';
 import type { UpFlags } from './index.js';
 
 export const FIELD_MANAGER = 'oam-cli';
-const HEARTBEAT = { namespace: 'oam-system', name: 'oam-controller-heartbeat' };
 /** Where the controller installs the built-ins and looks after the app's namespace (its --system-namespace default). */
 const SYSTEM_NAMESPACE = 'vela-system';
 
@@ -111,16 +110,9 @@ async function preflight(session: Session, plan: PlannedObject[]): Promise<void>
       );
     }
   }
-  const lease = await session
-    .call(() => session.client(LEASES).get(HEARTBEAT.namespace, HEARTBEAT.name))
-    .catch((err: unknown) => {
-      if (isNotFound(err)) return undefined;
-      throw err;
-    });
-  const spec = (lease as { spec?: { renewTime?: string; leaseDurationSeconds?: number } } | undefined)?.spec;
-  const renewed = spec?.renewTime ? Date.parse(spec.renewTime) : NaN;
-  const allowedMs = Math.max((spec?.leaseDurationSeconds ?? 30) * 1000 * 2, 60_000);
-  if (Number.isNaN(renewed) || Date.now() - renewed > allowedMs) {
+  const beat = await readHeartbeat(session);
+  const renewed = beat?.renewedAt ?? NaN;
+  if (!isAlive(beat)) {
     const when = Number.isNaN(renewed)
       ? 'has no heartbeat'
       : `last beat ${formatDuration(Date.now() - renewed)} ago`;
@@ -202,104 +194,6 @@ async function applyAll(session: Session, plan: PlannedObject[], progress: Progr
     applied.push({ kind: p.kind, namespace: p.namespace, name: p.name, generation });
   }
   return applied;
-}
-
-type AppObject = Parameters<typeof viewOf>[0];
-
-/**
- * Polls each Application until the controller has observed the applied
- * generation and reports every component healthy; a render failure at that
- * generation ends the wait at once (it will not heal by itself).
- */
-async function waitHealthy(
-  session: Session,
-  apps: Applied[],
-  timeoutMs: number,
-  progress: Progress,
-): Promise<number> {
-  const client = session.client(OAM_KINDS.Application);
-  const deadline = Date.now() + timeoutMs;
-  const latest = new Map<Applied, AppObject>();
-  const done = new Set<Applied>();
-  let failure: { app: Applied; message: string } | undefined;
-  while (done.size < apps.length && !failure) {
-    const states: { key: string; text: string }[] = [];
-    for (const app of apps) {
-      if (done.has(app)) continue;
-      const live = (await session.call(() => client.get(app.namespace, app.name))) as AppObject;
-      latest.set(app, live);
-      const judged = judge(live, app.generation ?? 0);
-      if (judged.state === 'healthy') {
-        done.add(app);
-        progress.say(`${app.name} is healthy`);
-        continue;
-      }
-      if (judged.state === 'failed') {
-        failure = { app, message: judged.message };
-        break;
-      }
-      states.push(...judged.lines.map((text, i) => ({ key: `${app.namespace}/${app.name}/${i}`, text })));
-    }
-    if (done.size === apps.length || failure) break;
-    progress.update(states);
-    if (Date.now() >= deadline) {
-      const app = apps.find((a) => !done.has(a))!;
-      failure = { app, message: timeoutMessage(latest.get(app), app, timeoutMs) };
-      break;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  progress.stop();
-  for (const app of apps) {
-    const live = latest.get(app);
-    if (live) process.stdout.write(formatTree(await fullViewOf(live, session)));
-  }
-  if (failure) {
-    process.stderr.write(`error: ${failure.message}\n`);
-    return EXIT.UNHEALTHY;
-  }
-  return EXIT.OK;
-}
-
-type Judgement =
-  { state: 'healthy' } | { state: 'failed'; message: string } | { state: 'waiting'; lines: string[] };
-
-function judge(app: AppObject, generation: number): Judgement {
-  const view = viewOf(app);
-  const name = view.name;
-  const observed = view.observedGeneration ?? 0;
-  if (observed < generation)
-    return {
-      state: 'waiting',
-      lines: [`${name}: waiting for the controller (generation ${generation})`],
-    };
-  const rendered = app.status?.conditions?.find((c) => c.type === 'Rendered');
-  if (rendered?.status === 'False' && (rendered.observedGeneration ?? observed) >= generation)
-    return {
-      state: 'failed',
-      message: `${name}: the controller cannot render it: ${rendered.message ?? rendered.reason}`,
-    };
-  if (view.healthy) return { state: 'healthy' };
-  const lines = view.components.map(
-    (c) => `${c.name}: ${c.healthy ? 'healthy' : 'waiting'}${c.message ? ` (${c.message})` : ''}`,
-  );
-  return {
-    state: 'waiting',
-    lines: lines.length ? lines : [`${name}: ${view.phase ?? 'waiting for status'}`],
-  };
-}
-
-function timeoutMessage(app: AppObject | undefined, applied: Applied, timeoutMs: number): string {
-  const after = `not healthy after ${formatDuration(timeoutMs)}`;
-  if (!app) return `${applied.name}: ${after}`;
-  const view: AppView = viewOf(app);
-  if ((view.observedGeneration ?? 0) < (applied.generation ?? 0))
-    return `${applied.name}: ${after}: the controller has not processed generation ${applied.generation} (observed ${view.observedGeneration ?? 'none'}); is it running?`;
-  const bad = view.components.find((c) => !c.healthy);
-  if (bad)
-    return `${applied.name}: ${after}: component ${bad.name}: ${bad.message ?? 'no health reported yet'}`;
-  const failing = view.conditions.find((c) => c.status === 'False');
-  return `${applied.name}: ${after}: ${failing ? `${failing.type}: ${failing.message ?? failing.reason}` : `phase ${view.phase ?? 'unknown'}`}`;
 }
 
 /**

@@ -16,6 +16,7 @@ import { columnsFor, toTable } from '../../table/table.js';
 import type { WatchHub } from '../watch.js';
 import { deleteOptions, listQuery, writeOptions } from './params.js';
 import { handleScale } from './scale.js';
+import { handleSubjectAccessReview } from './subjectaccessreview.js';
 import { handleTokenReview } from './tokenreview.js';
 
 export interface ResourceContext {
@@ -47,7 +48,10 @@ export async function handleResource(
   if (r.subresource && !(info.subresources ?? []).includes(r.subresource as 'status')) throw notServed();
   const ns = info.namespaced ? r.namespace : undefined;
   const method = req.method ?? 'GET';
-  if (info.virtual) return handleTokenReview(ctx, req, res, method);
+  if (info.virtual)
+    return info.kind === 'SubjectAccessReview'
+      ? handleSubjectAccessReview(req, res, method)
+      : handleTokenReview(ctx, req, res, method);
   if (info.kind === 'Pod' && !info.group && POD_CONNECT_SUBRESOURCES.includes(r.subresource as 'log'))
     return refusePodConnect(ctx, info, ns, r.name as string, r.subresource as PodConnectSubresource, method);
   if (r.subresource === 'scale') return handleScale(ctx, req, res, info, ns, r.name as string, query);

@@ -205,4 +205,10 @@ export const validObjects = (): Array<[string, string, string, Record<string, an
     },
   ],
   ['authentication.k8s.io', 'v1', 'TokenReview', { metadata: {}, spec: { token: 'abc' } }],
+  [
+    'authorization.k8s.io',
+    'v1',
+    'SubjectAccessReview',
+    { metadata: {}, spec: { user: 'u', resourceAttributes: { verb: 'get', resource: 'pods' } } },
+  ],
 ];

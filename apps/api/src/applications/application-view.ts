@@ -1,0 +1,56 @@
+import type { Application, ApplicationStatus, Condition } from '#api';
+import type { KubeObject } from '#kube-core';
+import type { ApplicationView } from './application.dto.js';
+
+/**
+ * An Application as the health tree the list, the watch stream and the
+ * status endpoint show: each component of the spec with the health the
+ * controller reported and the objects it applied for it. Pure.
+ */
+export function applicationView(obj: KubeObject): ApplicationView {
+  const app = obj as unknown as Application;
+  const status = (app.status ?? {}) as ApplicationStatus;
+  const services = new Map((status.services ?? []).map((s) => [s.name, s]));
+  const applied = status.appliedResources ?? [];
+  const healthy = status.services?.length
+    ? status.services.every((s) => s.healthy) && status.status === 'running'
+    : undefined;
+  return {
+    name: app.metadata.name!,
+    namespace: app.metadata.namespace!,
+    uid: app.metadata.uid,
+    resourceVersion: app.metadata.resourceVersion ?? '',
+    generation: app.metadata.generation,
+    observedGeneration: status.observedGeneration,
+    createdAt: app.metadata.creationTimestamp,
+    deleting: !!app.metadata.deletionTimestamp,
+    phase: status.status,
+    healthy,
+    revision: status.latestRevision?.revision,
+    components: (app.spec?.components ?? []).map((c) => {
+      const s = services.get(c.name);
+      const traitHealth = new Map((s?.traits ?? []).map((t) => [t.type, t]));
+      return {
+        name: c.name,
+        type: c.type ?? (c.componentRef ? `componentRef:${c.componentRef}` : undefined),
+        healthy: s?.healthy,
+        message: s?.message,
+        traits: (c.traits ?? []).map((t) => ({
+          type: t.type,
+          healthy: traitHealth.get(t.type)?.healthy,
+          message: traitHealth.get(t.type)?.message,
+        })),
+        objects: applied
+          .filter((r) => r.component === c.name)
+          .map((r) => ({
+            apiVersion: r.apiVersion,
+            kind: r.kind,
+            namespace: r.namespace,
+            name: r.name,
+            ...(r.trait ? { trait: r.trait } : {}),
+          })),
+      };
+    }),
+    conditions: (status.conditions ?? []) as Condition[],
+  };
+}

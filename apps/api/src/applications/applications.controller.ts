@@ -1,0 +1,76 @@
+import { Body, Controller, Param } from '@nestjs/common';
+import type { KubeObject } from '#kube-core';
+import { Route } from '../http/route.decorator.js';
+import { ApplicationsService } from './applications.service.js';
+import { applicationView } from './application-view.js';
+
+/** Applications of one namespace: CRUD, preview, status, live objects, events, revisions, rollback. */
+@Controller()
+export class ApplicationsController {
+  constructor(private readonly apps: ApplicationsService) {}
+
+  @Route('listApplications')
+  list(@Param('namespace') ns: string) {
+    return { items: this.apps.list(ns) };
+  }
+
+  @Route('createApplication')
+  create(@Param('namespace') ns: string, @Body() body: unknown): Promise<KubeObject> {
+    return this.apps.create(ns, body);
+  }
+
+  @Route('previewNew')
+  previewNew(@Param('namespace') ns: string, @Body() body: unknown) {
+    return this.apps.previewNew(ns, body);
+  }
+
+  @Route('getApplication')
+  get(@Param('namespace') ns: string, @Param('name') name: string): KubeObject {
+    return this.apps.get(ns, name);
+  }
+
+  @Route('replaceApplication')
+  replace(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
+    return this.apps.replace(ns, name, body);
+  }
+
+  @Route('patchApplication')
+  patch(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
+    return this.apps.patch(ns, name, body);
+  }
+
+  @Route('deleteApplication')
+  delete(@Param('namespace') ns: string, @Param('name') name: string) {
+    return this.apps.delete(ns, name);
+  }
+
+  @Route('applicationStatus')
+  status(@Param('namespace') ns: string, @Param('name') name: string) {
+    return applicationView(this.apps.get(ns, name));
+  }
+
+  @Route('applicationResources')
+  resources(@Param('namespace') ns: string, @Param('name') name: string) {
+    return this.apps.resources(ns, name);
+  }
+
+  @Route('applicationEvents')
+  events(@Param('namespace') ns: string, @Param('name') name: string) {
+    return this.apps.events(ns, name);
+  }
+
+  @Route('previewApplication')
+  preview(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
+    return this.apps.previewStored(ns, name, body);
+  }
+
+  @Route('listRevisions')
+  revisions(@Param('namespace') ns: string, @Param('name') name: string) {
+    return this.apps.revisions(ns, name);
+  }
+
+  @Route('rollback')
+  rollback(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
+    return this.apps.rollback(ns, name, body);
+  }
+}

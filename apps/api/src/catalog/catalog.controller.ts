@@ -1,0 +1,31 @@
+import { Controller, Param, Query } from '@nestjs/common';
+import { Route } from '../http/route.decorator.js';
+import type { CatalogDetail, CatalogEntry } from './catalog.dto.js';
+import { CatalogService } from './catalog.service.js';
+
+const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+
+@Controller()
+export class CatalogController {
+  constructor(private readonly catalog: CatalogService) {}
+
+  @Route('listComponentTypes')
+  components(@Query('namespace') ns: unknown, @Query('q') q: unknown): { items: CatalogEntry[] } {
+    return { items: this.catalog.list('component', str(ns), str(q)) };
+  }
+
+  @Route('getComponentType')
+  component(@Param('name') name: string, @Query('namespace') ns: unknown): Promise<CatalogDetail> {
+    return this.catalog.detail('component', name, str(ns));
+  }
+
+  @Route('listTraitTypes')
+  traits(@Query('namespace') ns: unknown, @Query('q') q: unknown): { items: CatalogEntry[] } {
+    return { items: this.catalog.list('trait', str(ns), str(q)) };
+  }
+
+  @Route('getTraitType')
+  trait(@Param('name') name: string, @Query('namespace') ns: unknown): Promise<CatalogDetail> {
+    return this.catalog.detail('trait', name, str(ns));
+  }
+}

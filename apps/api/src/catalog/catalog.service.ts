@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { DESCRIPTION_ANNOTATION, type Definition } from '#api';
+import { schemaConfigMapName, SCHEMA_KEY } from '#controller';
+import { parameterOpenApiSchema, RenderError, RenderErrors } from '#renderer';
+import { NAMESPACE_INDEX, type ResourceKind } from '#runtime';
+import { ApiProblem } from '../http/problem.js';
+import { ClusterService } from '../kube/cluster.service.js';
+import { COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS } from '../kube/kinds.js';
+import type { CatalogDetail, CatalogEntry } from './catalog.dto.js';
+import { exampleFor } from './example.js';
+import { openApiToJsonSchema } from './json-schema.js';
+
+export type CatalogKind = CatalogEntry['kind'];
+
+const KINDS: Record<CatalogKind, ResourceKind> = {
+  component: COMPONENT_DEFINITIONS,
+  trait: TRAIT_DEFINITIONS,
+};
+
+/**
+ * Component and trait types from the definition caches: the system
+ * namespace's and, when asked, one namespace's own (which shadow the system's
+ * of the same name, as when rendering).
+ */
+@Injectable()
+export class CatalogService {
+  constructor(private readonly cluster: ClusterService) {}
+
+  list(kind: CatalogKind, namespace: string | undefined, q: string | undefined): CatalogEntry[] {
+    const indexer = this.cluster.informer(KINDS[kind]).indexer;
+    const system = this.cluster.options.systemNamespace;
+    const byName = new Map<string, Definition>();
+    for (const ns of namespace && namespace !== system ? [system, namespace] : [system])
+      for (const d of indexer.byIndex(NAMESPACE_INDEX, ns)) byName.set(d.metadata!.name!, d as Definition);
+    const needle = q?.toLowerCase();
+    return [...byName.values()]
+      .map((d) => entryOf(kind, d))
+      .filter(
+        (e) =>
+          !needle || e.name.toLowerCase().includes(needle) || e.description.toLowerCase().includes(needle),
+      )
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  async detail(kind: CatalogKind, name: string, namespace: string | undefined): Promise<CatalogDetail> {
+    const indexer = this.cluster.informer(KINDS[kind]).indexer;
+    const system = this.cluster.options.systemNamespace;
+    const def = ((namespace && indexer.get(namespace, name)) || indexer.get(system, name)) as
+      Definition | undefined;
+    if (!def)
+      throw new ApiProblem(
+        404,
+        `no ${kind} type "${name}" in ${namespace ? `namespace "${namespace}" or ` : ''}"${system}"`,
+      );
+    const { schema, source } = await this.parameterSchema(def);
+    const jsonSchema = openApiToJsonSchema(schema);
+    return {
+      ...entryOf(kind, def),
+      schema: jsonSchema,
+      schemaSource: source,
+      example: exampleFor(jsonSchema),
+    };
+  }
+
+  /** The schema the controller published, else computed by the same renderer function. */
+  private async parameterSchema(
+    def: Definition,
+  ): Promise<{ schema: Record<string, unknown>; source: 'configmap' | 'computed' }> {
+    const cm = this.cluster.schemaConfigMaps.indexer.get(
+      def.metadata.namespace,
+      schemaConfigMapName(def.kind, def.metadata.name!),
+    );
+    const published = (cm?.data as Record<string, string> | undefined)?.[SCHEMA_KEY];
+    if (published) {
+      try {
+        return { schema: JSON.parse(published) as Record<string, unknown>, source: 'configmap' };
+      } catch {
+        // A hand-edited, broken ConfigMap: compute it instead.
+      }
+    }
+    try {
+      return {
+        schema: await parameterOpenApiSchema(def, this.cluster.renderer.compiler),
+        source: 'computed',
+      };
+    } catch (err) {
+      const errors =
+        err instanceof RenderErrors ? err.errors : err instanceof RenderError ? [err] : undefined;
+      if (!errors) throw err;
+      // A template that timed out may compile on a less busy moment; one that does not compile never will.
+      const status = errors.some((e) => e.source === 'timeout') ? 503 : 422;
+      throw new ApiProblem(
+        status,
+        `the parameter schema of "${def.metadata.name}" cannot be computed: ${errors.map((e) => e.message).join('; ')}`,
+      );
+    }
+  }
+}
+
+function entryOf(kind: CatalogKind, def: Definition): CatalogEntry {
+  const spec = def.spec as Record<string, any>;
+  return {
+    name: def.metadata.name!,
+    kind,
+    namespace: def.metadata.namespace ?? '',
+    description: def.metadata.annotations?.[DESCRIPTION_ANNOTATION] ?? '',
+    ...(kind === 'component' ? { workloadKind: spec.workload?.definition?.kind ?? spec.workload?.type } : {}),
+    appliesTo: kind === 'trait' ? (spec.appliesToWorkloads ?? []) : [],
+    conflictsWith: kind === 'trait' ? (spec.conflictsWith ?? []) : [],
+    engine: def.spec.schematic.cue ? 'cue' : 'handlebars',
+  };
+}

@@ -1,0 +1,84 @@
+import type { Logger } from '#runtime';
+import type { HttpRequest, HttpResponse } from './express-types.js';
+import { principals } from '../auth/auth.guard.js';
+import { ApiProblem } from './problem.js';
+
+type Next = (err?: unknown) => void;
+export type Middleware = (req: HttpRequest, res: HttpResponse, next: Next) => void;
+
+export function sendProblem(res: HttpResponse, problem: ApiProblem): void {
+  if (res.headersSent) return void res.end();
+  res.status(problem.status).type('application/problem+json').send(JSON.stringify(problem.toJSON()));
+}
+
+const JSON_TYPE = /^application\/(json|merge-patch\+json|[\w.-]+\+json)\s*(;|$)/i;
+
+/** Reads a JSON body (also merge-patch+json) up to `limit` bytes: 413 above it, 415 for other types, 400 if not JSON. */
+export function jsonBody(limit: number): Middleware {
+  return (req, res, next) => {
+    const hasBody =
+      Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+    if (!hasBody) return next();
+    const type = req.headers['content-type'] ?? '';
+    if (!JSON_TYPE.test(type))
+      return sendProblem(
+        res,
+        new ApiProblem(415, `send JSON (application/json or application/merge-patch+json), not "${type}"`),
+      );
+    if (Number(req.headers['content-length'] ?? 0) > limit)
+      return sendProblem(res, new ApiProblem(413, `the request body is larger than ${limit} bytes`));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit && !failed) {
+        failed = true;
+        sendProblem(res, new ApiProblem(413, `the request body is larger than ${limit} bytes`));
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (failed) return;
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        req.body = text.trim() ? JSON.parse(text) : undefined;
+      } catch (err) {
+        return sendProblem(
+          res,
+          new ApiProblem(400, `the request body is not valid JSON: ${(err as Error).message}`),
+        );
+      }
+      next();
+    });
+    req.on('error', (err) => next(err));
+  };
+}
+
+/** One JSON line per request: method, path, status, duration, who (a name, never the token). */
+export function accessLog(log: Logger): Middleware {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.on('close', () =>
+      log.info('request', {
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - start) / 1000n) / 1000,
+        user: principals.get(req)?.name,
+      }),
+    );
+    next();
+  };
+}
+
+/** A request not answered within `ms` gets 503 (watch streams are meant to stay open). */
+export function requestTimeout(ms: number): Middleware {
+  return (req, res, next) => {
+    if (req.path.endsWith('/watch')) return next();
+    const timer = setTimeout(() => sendProblem(res, new ApiProblem(503, `no answer within ${ms} ms`)), ms);
+    timer.unref();
+    res.on('close', () => clearTimeout(timer));
+    next();
+  };
+}

@@ -1,0 +1,221 @@
+import { z } from 'zod';
+import { ApplicationSchema } from '#api';
+import {
+  ApplicationListSchema,
+  ApplicationViewSchema,
+  EventListSchema,
+  PreviewResultSchema,
+  ResourcesSchema,
+  RevisionListSchema,
+  RollbackRequestSchema,
+  WatchEventSchema,
+} from '../applications/application.dto.js';
+import { CatalogDetailSchema, CatalogListSchema } from '../catalog/catalog.dto.js';
+
+/** What a token must be allowed to do for a route (tokens file verbs; SubjectAccessReview attributes). */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete';
+
+export interface Access {
+  verb: Verb;
+  /** The core.oam.dev resource checked. */
+  resource: 'applications' | 'applicationrevisions' | 'componentdefinitions' | 'traitdefinitions';
+  /** Where the namespace comes from: the `{namespace}` path parameter, or the optional `?namespace=` (catalog). */
+  namespaceFrom: 'path' | 'query';
+}
+
+export interface RouteSpec {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  /** OpenAPI-style path: `/api/v1/namespaces/{namespace}/applications/{name}`. */
+  path: string;
+  summary: string;
+  /** `public`: no token needed (health and the OpenAPI document only). */
+  access: Access | 'public';
+  status?: number;
+  body?: { schema: z.ZodType; contentType: string; required: boolean };
+  response?: { schema: z.ZodType; contentType?: string };
+  query?: { name: string; description: string }[];
+}
+
+const V1 = '/api/v1';
+const APPS = `${V1}/namespaces/{namespace}/applications`;
+const APP = `${APPS}/{name}`;
+const json = (schema: z.ZodType) => ({ schema });
+const appAccess = (verb: Verb): Access => ({ verb, resource: 'applications', namespaceFrom: 'path' });
+const catalogQuery = [
+  {
+    name: 'namespace',
+    description: "also list the definitions of this namespace (besides the system namespace's)",
+  },
+  { name: 'q', description: 'search: a substring of the name or description, case-insensitive' },
+];
+
+/**
+ * Every route of the API, once: the controllers are mapped from it (the
+ * `@Route` decorator), the guard checks each request against its `access`,
+ * the OpenAPI document is generated from it, and the tests walk it. A route
+ * cannot exist without an entry here, so none can forget authentication.
+ */
+export const ROUTES = {
+  healthz: { method: 'get', path: '/healthz', summary: 'liveness', access: 'public' },
+  readyz: { method: 'get', path: '/readyz', summary: 'readiness: every cache has synced', access: 'public' },
+  openapi: { method: 'get', path: `${V1}/openapi.json`, summary: 'this document', access: 'public' },
+  openapiAlias: { method: 'get', path: '/api/openapi.json', summary: 'this document', access: 'public' },
+
+  listComponentTypes: {
+    method: 'get',
+    path: `${V1}/catalog/components`,
+    summary: 'component types of the system namespace, and of ?namespace= when given',
+    access: { verb: 'list', resource: 'componentdefinitions', namespaceFrom: 'query' },
+    query: catalogQuery,
+    response: json(CatalogListSchema),
+  },
+  getComponentType: {
+    method: 'get',
+    path: `${V1}/catalog/components/{name}`,
+    summary: 'a component type with its parameter schema (JSON Schema) and an example',
+    access: { verb: 'get', resource: 'componentdefinitions', namespaceFrom: 'query' },
+    query: catalogQuery.slice(0, 1),
+    response: json(CatalogDetailSchema),
+  },
+  listTraitTypes: {
+    method: 'get',
+    path: `${V1}/catalog/traits`,
+    summary: 'trait types of the system namespace, and of ?namespace= when given',
+    access: { verb: 'list', resource: 'traitdefinitions', namespaceFrom: 'query' },
+    query: catalogQuery,
+    response: json(CatalogListSchema),
+  },
+  getTraitType: {
+    method: 'get',
+    path: `${V1}/catalog/traits/{name}`,
+    summary: 'a trait type with its parameter schema (JSON Schema) and an example',
+    access: { verb: 'get', resource: 'traitdefinitions', namespaceFrom: 'query' },
+    query: catalogQuery.slice(0, 1),
+    response: json(CatalogDetailSchema),
+  },
+
+  previewNew: {
+    method: 'post',
+    path: `${V1}/namespaces/{namespace}/preview`,
+    summary: 'render an Application without applying it: the objects, or 422 with every error at its field',
+    access: appAccess('get'),
+    body: { schema: ApplicationSchema, contentType: 'application/json', required: true },
+    response: json(PreviewResultSchema),
+  },
+  listApplications: {
+    method: 'get',
+    path: APPS,
+    summary: 'the namespace’s applications with their health',
+    access: appAccess('list'),
+    response: json(ApplicationListSchema),
+  },
+  watchApplications: {
+    method: 'get',
+    path: `${APPS}/watch`,
+    summary: 'Server-Sent Events: every application of the namespace, then each change',
+    access: appAccess('watch'),
+    response: { schema: WatchEventSchema, contentType: 'text/event-stream' },
+  },
+  createApplication: {
+    method: 'post',
+    path: APPS,
+    summary: 'create an Application (409 if it exists); validated and rendered first',
+    access: appAccess('create'),
+    status: 201,
+    body: { schema: ApplicationSchema, contentType: 'application/json', required: true },
+    response: json(ApplicationSchema),
+  },
+  getApplication: {
+    method: 'get',
+    path: APP,
+    summary: 'an Application as stored (its metadata.resourceVersion is what PUT sends back)',
+    access: appAccess('get'),
+    response: json(ApplicationSchema),
+  },
+  replaceApplication: {
+    method: 'put',
+    path: APP,
+    summary: 'replace an Application; metadata.resourceVersion is required and a stale one is 409',
+    access: appAccess('update'),
+    body: { schema: ApplicationSchema, contentType: 'application/json', required: true },
+    response: json(ApplicationSchema),
+  },
+  patchApplication: {
+    method: 'patch',
+    path: APP,
+    summary: 'JSON merge patch (RFC 7386) of an Application; the result is validated and rendered first',
+    access: appAccess('patch'),
+    body: {
+      schema: z.record(z.string(), z.unknown()),
+      contentType: 'application/merge-patch+json',
+      required: true,
+    },
+    response: json(ApplicationSchema),
+  },
+  deleteApplication: {
+    method: 'delete',
+    path: APP,
+    summary: 'delete an Application (the controller removes what it applied)',
+    access: appAccess('delete'),
+    status: 202,
+    response: json(ApplicationSchema),
+  },
+  watchApplication: {
+    method: 'get',
+    path: `${APP}/watch`,
+    summary: 'Server-Sent Events: the application now, then each change',
+    access: appAccess('watch'),
+    response: { schema: WatchEventSchema, contentType: 'text/event-stream' },
+  },
+  applicationStatus: {
+    method: 'get',
+    path: `${APP}/status`,
+    summary: 'the health tree: components, traits, objects, conditions',
+    access: appAccess('get'),
+    response: json(ApplicationViewSchema),
+  },
+  applicationResources: {
+    method: 'get',
+    path: `${APP}/resources`,
+    summary: 'the live objects the controller applied for it',
+    access: appAccess('get'),
+    response: json(ResourcesSchema),
+  },
+  applicationEvents: {
+    method: 'get',
+    path: `${APP}/events`,
+    summary: 'Kubernetes Events about it and its objects, newest last',
+    access: appAccess('get'),
+    response: json(EventListSchema),
+  },
+  previewApplication: {
+    method: 'post',
+    path: `${APP}/preview`,
+    summary: 'render the stored Application, or the body when one is sent, without applying',
+    access: appAccess('get'),
+    body: { schema: ApplicationSchema, contentType: 'application/json', required: false },
+    response: json(PreviewResultSchema),
+  },
+  listRevisions: {
+    method: 'get',
+    path: `${APP}/revisions`,
+    summary: 'its ApplicationRevisions, oldest first',
+    access: { verb: 'list', resource: 'applicationrevisions', namespaceFrom: 'path' },
+    response: json(RevisionListSchema),
+  },
+  rollback: {
+    method: 'post',
+    path: `${APP}/rollback`,
+    summary: 'roll back to a revision (the controller’s app.oam.dev/rollback-to-revision annotation)',
+    access: appAccess('patch'),
+    status: 202,
+    body: { schema: RollbackRequestSchema, contentType: 'application/json', required: true },
+    response: json(ApplicationSchema),
+  },
+} satisfies Record<string, RouteSpec>;
+
+export type RouteId = keyof typeof ROUTES;
+
+export function routeSpec(id: RouteId): RouteSpec {
+  return ROUTES[id] as RouteSpec;
+}

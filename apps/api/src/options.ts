@@ -1,0 +1,53 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Registry } from 'prom-client';
+import type { Logger } from '#runtime';
+
+export type AuthMode = 'kubernetes' | 'tokens';
+
+/** How to run the REST API; `oam api`'s flags map onto these one to one. */
+export interface ApiOptions {
+  kubeConfig: KubeConfig;
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  auth: AuthMode;
+  /** With `auth: 'tokens'`: the YAML list of tokens. */
+  tokensFile?: string;
+  /** Where built-in definitions live (looked up after the namespace's own). */
+  systemNamespace?: string;
+  /** Origins allowed by CORS; none (the default) turns CORS off. */
+  corsOrigins?: string[];
+  /** Requests per second per token (burst twice that). */
+  rateLimitQps?: number;
+  /** Largest request body accepted, in bytes (default 1 MiB). */
+  bodyLimitBytes?: number;
+  /** A request that takes longer is answered 503 (watch streams excepted). */
+  requestTimeoutMs?: number;
+  logger?: Logger;
+  registry?: Registry;
+  qps?: number;
+  burst?: number;
+}
+
+export type ResolvedApiOptions = Required<
+  Omit<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig'>
+> &
+  Pick<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig'>;
+
+export const API_OPTIONS = Symbol('API_OPTIONS');
+
+export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
+  const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+  return {
+    host: '127.0.0.1',
+    port: 8080,
+    systemNamespace: 'vela-system',
+    corsOrigins: [],
+    rateLimitQps: 50,
+    bodyLimitBytes: 1024 * 1024,
+    requestTimeoutMs: 30_000,
+    qps: 50,
+    burst: 100,
+    ...(defined as ApiOptions),
+  };
+}

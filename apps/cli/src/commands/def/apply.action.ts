@@ -1,0 +1,72 @@
+import type { KubeObject } from '#kube-core';
+import { NoKindMatchError } from '#runtime';
+import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { readInputs } from '../../io/read-inputs.js';
+import { colorsFor } from '../../output/colors.js';
+import { EXIT } from '../../output/exit-codes.js';
+import { UserError } from '../../output/user-error.js';
+import { FIELD_MANAGER } from '../up/up.action.js';
+import { SYSTEM_NAMESPACE } from './catalog.js';
+import type { DefFileFlags } from './index.js';
+import { vetDefinitions } from './vet.js';
+
+/**
+ * `def vet` first (any error: exit 1, nothing applied), then server-side
+ * apply as oam-cli, forced (the file is the intent, as `oam up`). Definitions
+ * that name no namespace go to -n, else vela-system, where every app finds them.
+ */
+export async function runDefApply(flags: DefFileFlags): Promise<number> {
+  const files = await readInputs(flags.file);
+  const choice = resolveTarget(flags);
+  process.stdout.write(`${targetLine(choice)}\n`);
+  const vetted = await vetDefinitions(files);
+  if (vetted.errors.length > 0) {
+    const pc = colorsFor(process.stderr);
+    for (const e of vetted.errors) process.stderr.write(`${pc.red('error:')} ${e}\n`);
+    process.stderr.write('nothing applied\n');
+    return EXIT.INVALID;
+  }
+  if (vetted.definitions.length === 0)
+    throw new UserError('nothing to apply: the input holds no definitions');
+  const session = await connect(choice, { startPlane: true, say: (l) => process.stdout.write(`${l}\n`) });
+  try {
+    for (const kind of [OAM_KINDS.ComponentDefinition, OAM_KINDS.TraitDefinition]) {
+      try {
+        await session.call(() =>
+          session.mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind: kind.kind }),
+        );
+      } catch (err) {
+        if (!(err instanceof NoKindMatchError)) throw err;
+        throw new UserError(
+          `the OAM CRDs are not installed on ${session.label} (no ${kind.kind}): run \`oam install\` first`,
+          EXIT.CLUSTER,
+        );
+      }
+    }
+    for (const { definition } of vetted.definitions) {
+      const own = definition.metadata.namespace;
+      if (flags.namespace && own && own !== flags.namespace)
+        throw new UserError(
+          `${definition.kind} "${definition.metadata.name}": metadata.namespace is "${own}", but -n says "${flags.namespace}": leave one of them out`,
+        );
+    }
+    for (const { definition } of vetted.definitions) {
+      const namespace = definition.metadata.namespace ?? flags.namespace ?? SYSTEM_NAMESPACE;
+      const object = {
+        ...definition,
+        metadata: { ...definition.metadata, namespace },
+      } as unknown as KubeObject;
+      const kind =
+        definition.kind === 'ComponentDefinition' ? OAM_KINDS.ComponentDefinition : OAM_KINDS.TraitDefinition;
+      const live = await session.call(() =>
+        session.client(kind).apply(object, { fieldManager: FIELD_MANAGER, force: true }),
+      );
+      process.stdout.write(
+        `applied ${definition.kind} ${namespace}/${definition.metadata.name}${live.metadata?.generation ? ` (generation ${live.metadata.generation})` : ''}\n`,
+      );
+    }
+    return EXIT.OK;
+  } finally {
+    session.close();
+  }
+}

@@ -1,0 +1,155 @@
+import type { Definition } from '#api';
+import { isJsonObject, type TypedObject } from '#kube-core';
+import {
+  createRenderer,
+  DEFAULT_CLUSTER,
+  parseSources,
+  RenderError,
+  RenderErrors,
+  type RenderContext,
+  type SourceFile,
+  type SourceInfo,
+} from '#renderer';
+
+export interface VettedDefinition {
+  definition: Definition;
+  source: SourceInfo;
+}
+
+export interface VetResult {
+  definitions: VettedDefinition[];
+  /** One line each, `file:line: Kind "name": message`, template errors at their line in the file. */
+  errors: string[];
+}
+
+/**
+ * Checks definitions offline through the renderer: the YAML and each
+ * definition's schema, then its template compiled, its parameter schema read,
+ * and one trial render with sample parameters (which is when Handlebars
+ * reports its syntax errors). Anything that is not a definition is an error.
+ */
+export async function vetDefinitions(files: readonly SourceFile[]): Promise<VetResult> {
+  const parsed = parseSources(files);
+  const errors = parsed.errors.map((e) => e.message);
+  const definitions: VettedDefinition[] = [];
+  for (const o of parsed.objects) {
+    if (o.kind === 'ComponentDefinition' || o.kind === 'TraitDefinition')
+      definitions.push({ definition: o.object as Definition, source: o.source });
+    else
+      errors.push(
+        `${o.source.file}:${o.source.line}: ${o.kind} "${o.object.metadata?.name}": not a definition (only ComponentDefinition and TraitDefinition here)`,
+      );
+  }
+  const handle = createRenderer();
+  try {
+    for (const d of definitions) {
+      const problem = await vetOne(d.definition, handle.compiler);
+      if (problem) errors.push(locate(problem, d));
+    }
+  } finally {
+    await handle.close();
+  }
+  return { definitions, errors };
+}
+
+async function vetOne(
+  definition: Definition,
+  compiler: ReturnType<typeof createRenderer>['compiler'],
+): Promise<RenderError | undefined> {
+  try {
+    const template = compiler.compile(definition);
+    const schema = await template.parameterSchema();
+    await template.evaluate({
+      parameter: sample(schema) as Record<string, unknown>,
+      context: sampleContext(definition),
+    });
+    return undefined;
+  } catch (err) {
+    const errors = err instanceof RenderErrors ? err.errors : [err];
+    // Only the template's own faults: a sample value that misses a constraint is not one.
+    const own = errors.find((e): e is RenderError => e instanceof RenderError && e.source !== 'user');
+    if (own) return own;
+    if (errors.every((e) => e instanceof RenderError)) return undefined;
+    throw err;
+  }
+}
+
+/** `template line N` becomes the line in the file (the block scalar starts below the `template:` key). */
+function locate(error: RenderError, d: VettedDefinition): string {
+  const engine = d.definition.spec.schematic.cue ? 'cue' : 'handlebars';
+  const keyLine =
+    d.source.keyLineOf?.(['spec', 'schematic', engine, 'template']) ??
+    d.source.lineOf(['spec', 'schematic', engine, 'template']);
+  const m = /template line (\d+)/.exec(error.detail);
+  const line = m && keyLine ? keyLine + Number(m[1]) : d.source.line;
+  const label = `${d.definition.kind} "${d.definition.metadata.name}"`;
+  const detail = error.detail
+    .replace(/^definition error: /, '')
+    .replace(`${label}, `, '')
+    .replace(`${label}: `, '');
+  return `${d.source.file}:${line}: ${label}: ${detail}`;
+}
+
+/** Values a template can render with: defaults, else the simplest value of each required field's type. */
+export function sample(schema: unknown): unknown {
+  if (!isJsonObject(schema)) return undefined;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  if (Array.isArray(branches) && branches.length > 0) return sample(branches[0]);
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string':
+      return 'example';
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    default: {
+      const properties = isJsonObject(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+      const out: Record<string, unknown> = {};
+      for (const [name, prop] of Object.entries(properties))
+        if (required.includes(name) || (isJsonObject(prop) && prop.default !== undefined))
+          out[name] = sample(prop);
+      return out;
+    }
+  }
+}
+
+function sampleContext(definition: Definition): RenderContext {
+  const base: RenderContext = {
+    name: 'vet',
+    appName: 'vet',
+    namespace: 'default',
+    appRevision: 'vet-v1',
+    appRevisionNum: 1,
+    appLabels: {},
+    appAnnotations: {},
+    appComponents: ['vet'],
+    components: [{ name: 'vet', type: definition.metadata.name ?? '', properties: {} }],
+    componentType: definition.metadata.name ?? '',
+    revision: 'vet-v1',
+    cluster: DEFAULT_CLUSTER.name,
+    clusterVersion: DEFAULT_CLUSTER.version,
+    publishVersion: '',
+    workflowName: 'vet',
+  };
+  if (definition.kind === 'ComponentDefinition') return base;
+  const workload: TypedObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'vet' },
+    spec: {
+      selector: { matchLabels: { 'app.oam.dev/component': 'vet' } },
+      template: {
+        metadata: { labels: { 'app.oam.dev/component': 'vet' } },
+        spec: { containers: [{ name: 'vet', image: 'example', ports: [{ containerPort: 80 }] }] },
+      },
+    },
+  } as TypedObject;
+  return { ...base, output: workload, outputs: {} };
+}

@@ -1,0 +1,341 @@
+import type { AppliedResource, Application, ApplicationStatus } from '#api';
+import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
+import { realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
+import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
+import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
+import { identityKey, resourceKey } from '../apply/identity.js';
+import { planIntents, unrecordedUnowned } from '../apply/plan.js';
+import { prune } from '../apply/pruner.js';
+import type { OwnedWatches } from '../host/owned-watches.js';
+import type { RenderSource, Revisions, PendingRevision } from '../revisions/revisions.js';
+import type { Joined } from '../revisions/snapshot.js';
+import type { ConditionInput } from './conditions.js';
+import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
+import { cachedHealthEngine } from './health-cache.js';
+import { observeHealth, type LiveLookup } from './health-observer.js';
+import type { OwnWrites } from './own-writes.js';
+import type { Resolved } from './resolve-application.js';
+import { nextRevision } from './revision.js';
+import { nextStatus, type Observation } from './status.js';
+
+export interface PipelineDeps {
+  client: Client;
+  mapper: RestMapper;
+  renderer: RendererHandle;
+  catalog: DefinitionCatalog;
+  events: EventRecorder;
+  watches: OwnedWatches;
+  /** ApplicationRevisions and rollback, for owners that pass a `source`. */
+  revisions: Revisions;
+  /** How long a component waits for what it depends on before the controller gives up (--depends-on-timeout). */
+  dependsOnTimeoutMs: number;
+  /** Time of status stamps and dependsOn deadlines (default the wall clock). */
+  clock?: Clock;
+}
+
+/** What one run renders, for whom, and what the owner's kind adds to its status. */
+export interface PipelineInput {
+  /** The Application, or a standalone Component deploying as a one-component application; finalizer set. */
+  owner: KubeObject;
+  resolved: Resolved;
+  /** Fields stored but not run (`spec.policies`, `spec.workflow`): a `Supported: False` condition. */
+  unsupported: string[];
+  /** Conditions of the owner's own (joined Components and Traits), after the standard four. */
+  extraConditions?: ConditionInput[];
+  /** Extra rendered inputs the revision covers: the joined Components and Traits, stored in its spec. */
+  revisionInputs?: Joined;
+  /**
+   * Where the render's inputs come from (an Application's own, or a stored
+   * revision's on rollback): set, revisions are recorded as
+   * ApplicationRevisions; absent (a standalone Component), only numbered.
+   */
+  source?: RenderSource;
+  /** May the owner take over this live object, controlled by someone else? (a Component's objects moving in place) */
+  adopt?: (live: KubeObject) => boolean;
+  /** Is this recorded object handed to another owner instead of pruned? (a Component taking its objects back) */
+  release?: (r: AppliedResource) => boolean;
+}
+
+/** While something is unhealthy and may not send events (objects in other namespaces), look again this often. */
+const UNHEALTHY_RECHECK_MS = 10_000;
+/** While an object waits to be taken back by its Component, look again this often. */
+const RELEASE_RECHECK_MS = 1_000;
+
+/**
+ * resolve → render → plan/apply → prune → observe → status, for any owner
+ * whose status has the Application's shape (Applications and standalone
+ * Components). Level-triggered: it never asks what changed, only what is
+ * wanted and what is there. Throws on API errors (the caller's queue retries
+ * with backoff); a 409 means the cache was stale and the caller requeues.
+ */
+export class RenderPipeline {
+  private readonly health: RendererHandle['health'];
+
+  constructor(
+    private readonly deps: PipelineDeps,
+    /** Where the owner's status is written (APPLICATIONS or COMPONENTS). */
+    private readonly kind: ResourceKind,
+    private readonly ownWrites: OwnWrites,
+  ) {
+    this.health = cachedHealthEngine(deps.renderer.health);
+  }
+
+  async run(input: PipelineInput, ctx: ReconcileContext): Promise<Result | void> {
+    let app = input.owner;
+    const previous = app.status as ApplicationStatus | undefined;
+    const { resolved, unsupported } = input;
+    const extra = input.extraConditions ?? [];
+    if (!resolved.spec)
+      return this.renderFailed(
+        app,
+        resolved.errors.map((e) => e.message),
+        unsupported,
+        extra,
+        input.source,
+      );
+    const pending: PendingRevision = input.source
+      ? await this.deps.revisions.next(app, input.source, resolved.definitions, input.revisionInputs)
+      : { revision: nextRevision(app as unknown as Application, resolved.definitions, input.revisionInputs) };
+    const { revision } = pending;
+    let rendered: RenderedApp;
+    try {
+      rendered = await this.deps.renderer.renderer.render({
+        ...resolved.spec,
+        revision: { name: revision.name, number: revision.revision },
+      });
+    } catch (err) {
+      if (!(err instanceof RenderErrors)) throw err;
+      return this.renderFailed(
+        app,
+        err.errors.map((e) => e.message),
+        unsupported,
+        extra,
+        input.source,
+      );
+    }
+    if (input.source) await this.deps.revisions.save(app, input.source, pending);
+
+    let recorded = previous?.appliedResources ?? [];
+    const { planned, failed } = await planIntents(rendered, app, this.deps);
+    const ahead = unrecordedUnowned(planned, recorded);
+    if (ahead.length > 0) {
+      recorded = [...recorded, ...ahead];
+      const status = { ...previous, appliedResources: recorded };
+      app = this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status }));
+    }
+    const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
+    const live: LiveLookup = async (o) =>
+      (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>;
+    const ordered = await applyInOrder(rendered, planned, {
+      apply: (p) => applyIntent(this.deps.client, p.intent, p.live, app, uids, input.adopt),
+      upToDate: (p) => isUpToDate(p.intent, p.live),
+      health: async (name) => {
+        const only = { ...rendered, components: rendered.components.filter((c) => c.name === name) };
+        return (await observeHealth(only, live, this.health))[0];
+      },
+      recorded,
+    });
+    const outcomes = [...failed, ...ordered.outcomes];
+    const { applied, problems, retry, requeue } = await this.record(app, outcomes, recorded, input.release);
+    const changed = outcomes.filter((o) => o.result === 'applied');
+    if (changed.length > 0) {
+      const objects = changed.map((o) => describeRef(o.applied!));
+      ctx.log.info('applied', { revision: revision.name, objects });
+      this.deps.events.event(app, 'Normal', 'Applied', `${revision.name}: applied ${objects.join(', ')}`);
+    }
+
+    const timeout = this.deps.dependsOnTimeoutMs;
+    const { waits, timedOutNow, nextDeadlineMs } = dependencyWaits(
+      ordered.held,
+      previous?.waiting,
+      revision.revision,
+      this.clock.now(),
+      timeout,
+    );
+    for (const w of timedOutNow)
+      this.deps.events.event(app, 'Warning', 'DependencyTimeout', describeWait(w, ordered.held, timeout));
+    const usesDependsOn = rendered.app.components.some((c) => c.dependsOn.length > 0);
+    const services = withWaits(
+      await observeHealth(rendered, live, this.health),
+      waits,
+      ordered.held,
+      timeout,
+    );
+    const written = await this.writeStatus(app, {
+      generation: app.metadata?.generation,
+      renderErrors: [],
+      revision,
+      applyProblems: problems,
+      applied,
+      services,
+      unsupported,
+      waits,
+      extra: [
+        ...extra,
+        ...(usesDependsOn ? [dependsOnCondition(waits, ordered.held, timeout)] : []),
+        ...(input.source ? optional(this.deps.revisions.condition(previous, input.source, pending)) : []),
+      ],
+    });
+    if (input.source) {
+      const finished = await this.deps.revisions.finish(written.app, input.source, pending);
+      if (finished !== written.app) this.writeOwn(written.app, finished);
+    }
+    if (requeue) return requeue;
+    if (retry) return { requeue: true };
+    if (written.status.status !== 'running')
+      return { requeueAfter: Math.min(UNHEALTHY_RECHECK_MS, nextDeadlineMs ?? UNHEALTHY_RECHECK_MS) };
+  }
+
+  private get clock(): Clock {
+    return this.deps.clock ?? realClock;
+  }
+
+  /**
+   * What the application now holds, for `status.appliedResources`: what was
+   * applied, plus what was recorded before and is still there (its prune
+   * pending, or skipped because an apply failed or the spec moved on).
+   */
+  private async record(
+    app: KubeObject,
+    outcomes: readonly ApplyOutcome[],
+    recorded: readonly AppliedResource[],
+    release: PipelineInput['release'],
+  ): Promise<{ applied: AppliedResource[]; problems: string[]; retry: boolean; requeue?: Result }> {
+    const previous = app.status as ApplicationStatus | undefined;
+    const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
+    const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
+    const wanted = new Set(outcomes.map((o) => identityKey(o.intent.object)));
+    const unwanted = recorded.filter((r) => !wanted.has(resourceKey(r)));
+    let requeue: Result | undefined;
+    // API failures are retried with backoff; an object owned by someone else waits for a change instead.
+    let retry = outcomes.some((o) => o.result === 'failed');
+    if (problems.length === 0 && unwanted.length > 0) {
+      // Prune only against the newest spec: if the app changed since this render, the next reconcile decides.
+      if (await this.isLatest(app)) {
+        // Released objects are not deleted: their Component takes them over in place; until then they stay recorded.
+        const released = unwanted.filter((r) => release?.(r));
+        const keep = new Set([...wanted, ...released.map(resourceKey)]);
+        const pruned = await prune(this.deps.client, this.deps.mapper, app, recorded, keep);
+        const stillOurs = await this.stillControlled(app, released);
+        applied.push(...pruned.kept, ...stillOurs);
+        if (stillOurs.length > 0) requeue = { requeueAfter: RELEASE_RECHECK_MS };
+        problems.push(...pruned.errors);
+        retry ||= pruned.errors.length > 0;
+        if (pruned.deleted.length > 0)
+          this.deps.events.event(
+            app,
+            'Normal',
+            'Pruned',
+            `deleted ${pruned.deleted.map(describeRef).join(', ')}`,
+          );
+      } else {
+        applied.push(...unwanted);
+        requeue = { requeue: true };
+      }
+    } else if (problems.length > 0) {
+      // Keep the record of everything not re-applied, so nothing applied before is forgotten.
+      const now = new Set(applied.map(resourceKey));
+      applied.push(...recorded.filter((r) => !now.has(resourceKey(r))));
+      const before = previous?.conditions?.find((c) => c.type === 'Applied');
+      if (before?.message !== problems.join('\n'))
+        this.deps.events.event(app, 'Warning', 'ApplyFailed', problems.join('; '));
+    }
+    return { applied, problems, retry, requeue };
+  }
+
+  /** The recorded objects that still exist and are still controlled by `owner`. */
+  async stillControlled(owner: KubeObject, records: readonly AppliedResource[]): Promise<AppliedResource[]> {
+    const out: AppliedResource[] = [];
+    for (const r of records) {
+      const live = await this.live({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
+      const controller = live?.metadata?.ownerReferences?.find((o) => o.controller);
+      if (live && controller?.uid === owner.metadata?.uid) out.push(r);
+    }
+    return out;
+  }
+
+  private async renderFailed(
+    app: KubeObject,
+    errors: string[],
+    unsupported: string[],
+    extra: ConditionInput[],
+    source: RenderSource | undefined,
+  ): Promise<void> {
+    if (source) {
+      const abandoned = await this.deps.revisions.abandon(app, source, errors);
+      if (abandoned !== app) app = this.writeOwn(app, abandoned);
+    }
+    const previous = app.status as ApplicationStatus | undefined;
+    const before = previous?.conditions?.find((c) => c.type === 'Rendered');
+    const message = errors.join('\n');
+    if (before?.message !== message || before?.observedGeneration !== app.metadata?.generation)
+      this.deps.events.event(app, 'Warning', 'RenderFailed', message);
+    await this.writeStatus(app, {
+      generation: app.metadata?.generation,
+      renderErrors: errors,
+      applyProblems: [],
+      unsupported,
+      extra: [...extra, ...(source ? optional(this.deps.revisions.condition(previous, source)) : [])],
+    });
+    // Nothing to retry: the next change of the app or a definition enqueues it again.
+  }
+
+  /**
+   * Writes the owner's status when it differs from what it has; returns the
+   * status wanted and the owner as written (unchanged when the status was).
+   */
+  async writeStatus(
+    app: KubeObject,
+    o: Observation,
+  ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
+    return this.writeStatusAs(app, nextStatus(app.status as ApplicationStatus | undefined, o, this.now()));
+  }
+
+  async writeStatusAs(
+    app: KubeObject,
+    status: ApplicationStatus,
+  ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
+    if (stableStringify(status) === stableStringify(app.status ?? {})) return { status, app };
+    return {
+      status,
+      app: this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status })),
+    };
+  }
+
+  now(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
+  /** Remembers a write of the owner so the next reconcile does not start from the stale cache. */
+  writeOwn(before: KubeObject, after: KubeObject): KubeObject {
+    this.ownWrites.remember(`${before.metadata?.namespace}/${before.metadata?.name}`, before, after);
+    return after;
+  }
+
+  async live(obj: KubeObject): Promise<KubeObject | undefined> {
+    try {
+      const kind = await this.deps.mapper.kindFor(obj);
+      return await this.deps.client.get(
+        kind,
+        kind.namespaced ? obj.metadata?.namespace : undefined,
+        obj.metadata!.name!,
+      );
+    } catch {
+      return undefined; // health then says it does not exist yet
+    }
+  }
+
+  /** True when the server's owner is still at the generation this reconcile rendered. */
+  private async isLatest(app: KubeObject): Promise<boolean> {
+    const fresh = await this.deps.client
+      .resource(this.kind)
+      .get(app.metadata?.namespace, app.metadata!.name!);
+    return fresh.metadata?.generation === app.metadata?.generation;
+  }
+}
+
+const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
+
+export function describeRef(r: AppliedResource): string {
+  return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;
+}

@@ -1,0 +1,38 @@
+import type { Application, ApplicationStatus, Definition } from '#api';
+import { hashOf } from '#kube-core';
+
+export interface Revision {
+  name: string;
+  revision: number;
+  revisionHash: string;
+}
+
+/**
+ * The revision a render belongs to: numbered per distinct rendered input
+ * (the spec, the labels and annotations copied onto objects, and every
+ * definition used), so an unchanged input keeps its number and any change,
+ * a definition's included, gets the next one. Snapshots are the next issue.
+ */
+export function nextRevision(
+  app: Application,
+  definitions: readonly Definition[],
+  /** Other rendered inputs: the Components and Traits joined to it. */
+  joined?: unknown,
+): Revision {
+  const revisionHash = hashOf({
+    spec: app.spec,
+    labels: app.metadata.labels ?? {},
+    annotations: app.metadata.annotations ?? {},
+    definitions: definitions.map((d) => ({
+      kind: d.kind,
+      name: d.metadata.name,
+      namespace: d.metadata.namespace,
+      spec: d.spec,
+    })),
+    ...(joined === undefined ? {} : { joined }),
+  }).slice(0, 16);
+  const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;
+  if (latest?.revisionHash === revisionHash) return { ...latest, revisionHash };
+  const revision = (latest?.revision ?? 0) + 1;
+  return { name: `${app.metadata.name}-v${revision}`, revision, revisionHash };
+}
