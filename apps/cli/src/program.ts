@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerApi } from './commands/api/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerController } from './commands/controller/index.js';
 import { registerDef } from './commands/def/index.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
   registerDef(program);
   registerServer(program);
   registerController(program);
+  registerApi(program);
   registerVersion(program);
   registerCompletion(program);
   return program;

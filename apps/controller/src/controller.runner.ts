@@ -110,7 +110,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     const scope = new Set(this.options.watchNamespaces);
     // The watches are added while reconciling, so they enqueue into the controller built below.
     const built: { controller?: Controller } = {};
-    const watches = new OwnedWatches(informers, (r) => built.controller?.enqueue(r));
+    const watches = new OwnedWatches(informers, apps, (r) => built.controller?.enqueue(r));
     const events = manager.eventRecorder('oam-controller');
     const reconciler = new ApplicationReconciler({
       client: manager.client,

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { jsonLogger, Manager, RestMapper } from '#runtime';
+import { jsonLogger, Manager, type RestMapper } from '#runtime';
 import { CONTROLLER_NAMESPACE, FIELD_MANAGER } from './constants.js';
 import { CONTROLLER_OPTIONS, LEADER_LEASE, type ResolvedOptions } from './options.js';
 
@@ -30,6 +30,6 @@ export class ManagerService {
           }
         : undefined,
     });
-    this.mapper = new RestMapper(this.manager.transport);
+    this.mapper = this.manager.mapper;
   }
 }

@@ -17,6 +17,7 @@ export { RestMapper, NoKindMatchError } from './client/rest-mapper.js';
 
 export { KubeApiError, isAlreadyExists, isConflict, isGone, isNotFound } from './client/api-error.js';
 export {
+  isResourceKind,
   kindId,
   resourcePath,
   CONFIG_MAPS,
@@ -24,6 +25,7 @@ export {
   EVENTS,
   LEASES,
   NAMESPACES,
+  type KindRef,
   type ResourceKind,
 } from './client/resource-kind.js';
 export { KubeTransport, type TransportOptions, type StreamEnd } from './client/transport.js';
@@ -38,7 +40,7 @@ export {
   type WatchOptions,
   type WriteOptions,
 } from './client/resource-client.js';
-export { Client, type CachedListOptions } from './client/cached-client.js';
+export { Client, type ApplyOptions, type CachedListOptions, type ObjectRef } from './client/cached-client.js';
 
 export {
   DeltaFIFO,
@@ -67,7 +69,12 @@ export {
   type HandlerRegistration,
   type SharedInformerOptions,
 } from './cache/shared-informer.js';
-export { InformerFactory, type InformerDefaults } from './cache/informer-factory.js';
+export {
+  InformerFactory,
+  type AcquireOptions,
+  type InformerDefaults,
+  type InformerLease,
+} from './cache/informer-factory.js';
 
 export { WorkQueue, type QueueOptions } from './workqueue/queue.js';
 export { DelayingQueue } from './workqueue/delaying-queue.js';

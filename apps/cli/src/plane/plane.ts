@@ -12,6 +12,8 @@ export function oamHome(): string {
 export const planeFile = (home = oamHome()): string => join(home, 'plane.json');
 export const defaultStateDir = (home = oamHome()): string => join(home, 'server');
 export const logFile = (home = oamHome()): string => join(home, 'logs', 'server.log');
+/** The local REST API's tokens (one full-access token, created on first start, mode 0600). */
+export const apiTokensFile = (home = oamHome()): string => join(home, 'api-tokens.yaml');
 /** Set by `oam up` for the plane it starts in the background, so plane.json can say where its output goes. */
 export const LOG_FILE_ENV = 'OAM_PLANE_LOG_FILE';
 
@@ -32,6 +34,8 @@ export interface PlaneRecord {
   simulatedWorkloads: boolean;
   /** Where its output goes when `oam up` started it in the background. */
   logFile?: string;
+  /** The REST API, when it runs (not with --no-api): its URL and the tokens file holding its bearer token. */
+  api?: { url: string; tokensFile: string };
 }
 
 /** The record as written, or undefined when there is none (a torn or foreign file counts as none). */

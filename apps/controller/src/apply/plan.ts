@@ -1,6 +1,6 @@
 import type { AppliedResource } from '#api';
 import type { RenderedApp } from '#renderer';
-import type { Client, RestMapper } from '#runtime';
+import type { Client, ResourceKind, RestMapper } from '#runtime';
 import { type KubeObject } from '#kube-core';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import { errorMessage, type ApplyOutcome } from './applier.js';
@@ -13,9 +13,10 @@ export interface Planned {
 }
 
 /**
- * Maps each rendered object to its resource (starting a watch on kinds seen
- * for the first time), reads its live state from the cache and builds its
- * intent. A kind the server does not serve fails that object only.
+ * Maps each rendered object to its resource, reads its live state from the
+ * cache and builds its intent; the app's watches then follow the kinds
+ * rendered (new ones started, dropped ones released). A kind the server does
+ * not serve fails that object only.
  */
 export async function planIntents(
   rendered: RenderedApp,
@@ -24,6 +25,7 @@ export async function planIntents(
 ): Promise<{ planned: Planned[]; failed: ApplyOutcome[] }> {
   const planned: Planned[] = [];
   const failed: ApplyOutcome[] = [];
+  const kinds: ResourceKind[] = [];
   for (const r of rendered.objects) {
     let kind;
     try {
@@ -37,11 +39,12 @@ export async function planIntents(
       });
       continue;
     }
-    deps.watches.ensure(kind);
+    kinds.push(kind);
     const ns = kind.namespaced ? (r.object.metadata?.namespace ?? app.metadata?.namespace) : undefined;
     const live = await deps.client.get(kind, ns, r.object.metadata!.name!);
     planned.push({ intent: buildIntent(r, kind, app, live !== undefined), live });
   }
+  deps.watches.keep(app, kinds);
   return { planned, failed };
 }
 

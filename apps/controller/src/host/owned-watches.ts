@@ -1,6 +1,14 @@
 import { LABELS } from '#renderer';
-import { enqueueingHandler, kindId, type InformerFactory, type Request, type ResourceKind } from '#runtime';
-import { type KubeObject } from '#kube-core';
+import {
+  enqueueingHandler,
+  kindId,
+  type InformerFactory,
+  type InformerLease,
+  type Request,
+  type ResourceKind,
+  type SharedInformer,
+} from '#runtime';
+import { objectKey, type KubeObject } from '#kube-core';
 
 /**
  * Watches added at run time, one per kind the definitions render (which
@@ -8,20 +16,56 @@ import { type KubeObject } from '#kube-core';
  * KubeVela's `app.oam.dev/name` and `app.oam.dev/namespace` labels, so a
  * change to any of them, in any namespace or cluster-scoped, enqueues its
  * application: drift is seen, health is re-observed, deletions are noticed.
+ *
+ * Counted per application: a kind is watched while some application's last
+ * render has objects of it, and released when none has (render changed, or
+ * the Application is gone); the informer factory then stops its informer.
  */
 export class OwnedWatches {
-  private readonly watched = new Set<string>();
+  private readonly leases = new Map<string, { lease: InformerLease; apps: Set<string> }>();
+  private readonly kindsOf = new Map<string, Set<string>>();
 
   constructor(
     private readonly informers: InformerFactory,
+    applications: SharedInformer,
     private readonly enqueue: (r: Request) => void,
-  ) {}
+  ) {
+    applications.addEventHandler({ onDelete: (app) => this.keep(app, []) });
+  }
 
-  ensure(kind: ResourceKind): void {
-    const id = kindId(kind);
-    if (this.watched.has(id)) return;
-    this.watched.add(id);
-    this.informers.informerFor(kind).addEventHandler(enqueueingHandler(applicationOf, [], this.enqueue));
+  /** The kinds `app`'s latest render has objects of: newly seen ones are watched, ones it no longer renders released. */
+  keep(app: KubeObject, kinds: readonly ResourceKind[]): void {
+    const appKey = objectKey(app);
+    const before = this.kindsOf.get(appKey) ?? new Set<string>();
+    const now = new Set<string>();
+    for (const kind of kinds) {
+      const id = kindId(kind);
+      now.add(id);
+      if (before.has(id)) continue;
+      let held = this.leases.get(id);
+      if (!held) {
+        const handler = enqueueingHandler(applicationOf, [], this.enqueue);
+        held = { lease: this.informers.hold(kind, { handler }), apps: new Set() };
+        this.leases.set(id, held);
+      }
+      held.apps.add(appKey);
+    }
+    for (const id of before) {
+      if (now.has(id)) continue;
+      const held = this.leases.get(id);
+      if (!held) continue;
+      held.apps.delete(appKey);
+      if (held.apps.size > 0) continue;
+      this.leases.delete(id);
+      held.lease.release();
+    }
+    if (now.size) this.kindsOf.set(appKey, now);
+    else this.kindsOf.delete(appKey);
+  }
+
+  /** The kinds watched now (resource ids such as `deployments.apps/v1`). */
+  watched(): string[] {
+    return [...this.leases.keys()].sort();
   }
 }
 

@@ -7,7 +7,7 @@ import {
 } from '#api';
 import { InMemoryCatalog, type DefinitionCatalog } from '#renderer';
 import type { Client, EventRecorder, Logger } from '#runtime';
-import type { KubeObject } from '#kube-core';
+import { createMergePatch, type JsonObject, type KubeObject } from '#kube-core';
 import { APPLICATIONS } from '../constants.js';
 import type { ConditionInput } from '../reconcile/conditions.js';
 import type { Revision } from '../reconcile/revision.js';
@@ -165,10 +165,7 @@ export class Revisions {
   async finish(app: KubeObject, source: RenderSource, pending: PendingRevision): Promise<KubeObject> {
     let current = app;
     if (source.rollbackTo) {
-      current = await this.o.client.update(
-        APPLICATIONS,
-        restoredApplication(app, source.rollbackTo.spec.application),
-      );
+      current = await this.write(app, restoredApplication(app, source.rollbackTo.spec.application));
       this.o.events.event(
         current,
         'Normal',
@@ -219,9 +216,22 @@ export class Revisions {
   }
 
   private async clearRequest(app: KubeObject, why: { reason: string; message: string }): Promise<KubeObject> {
-    const updated = await this.o.client.update(APPLICATIONS, withoutRollbackRequest(app));
+    const updated = await this.write(app, withoutRollbackRequest(app));
     this.o.events.event(updated, 'Warning', why.reason, why.message);
     return updated;
+  }
+
+  /**
+   * Writes the Application's metadata and spec as a merge patch carrying the
+   * resourceVersion it was computed from: a concurrent edit is a 409 and a
+   * retry, never lost (and `patch` is what the controller's role grants).
+   */
+  private write(before: KubeObject, after: KubeObject): Promise<KubeObject> {
+    const strip = (o: KubeObject) => ({ metadata: o.metadata, spec: o.spec });
+    const patch = createMergePatch(strip(before), strip(after)) as JsonObject;
+    patch.metadata = { ...(patch.metadata as JsonObject), resourceVersion: before.metadata?.resourceVersion };
+    const { namespace, name } = before.metadata!;
+    return this.o.client.patch(APPLICATIONS, namespace, name!, patch, { type: 'merge' });
   }
 
   private async cap(app: KubeObject, live: Revision): Promise<void> {

@@ -1,10 +1,12 @@
-import { Counter, Histogram, type Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 
 /** Per-verb API request metrics (client-go's rest_client_* family). */
 export interface RequestMetrics {
   requests: Counter<'verb' | 'code'>;
   duration: Histogram<'verb'>;
   rateLimiterWait: Histogram<'verb'>;
+  /** Streams (watches) whose response has started and not yet ended. */
+  openStreams: Gauge<'verb'>;
 }
 
 const perRegistry = new WeakMap<Registry, RequestMetrics>();
@@ -32,6 +34,12 @@ export function requestMetrics(registry: Registry): RequestMetrics {
       help: 'Time requests waited for the client-side rate limiter, by verb',
       labelNames: ['verb'],
       buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 15, 60],
+      registers,
+    }),
+    openStreams: new Gauge({
+      name: 'rest_client_open_streams',
+      help: 'Streaming requests (watches) open now, by verb',
+      labelNames: ['verb'],
       registers,
     }),
   };

@@ -1,4 +1,4 @@
-import type { GroupVersionKind } from '#kube-core';
+import type { GroupVersionKind, KubeObject } from '#kube-core';
 
 /**
  * Which REST collection a client talks to: a kind (group '' for the core group)
@@ -8,6 +8,20 @@ export interface ResourceKind extends GroupVersionKind {
   /** The resource (URL) name, e.g. `deployments`. */
   plural: string;
   namespaced: boolean;
+}
+
+/**
+ * What names a kind for the client and informers: a ResourceKind, or what an
+ * object says of itself (apiVersion + kind, e.g. the object itself), which
+ * the RestMapper turns into a ResourceKind.
+ */
+export type KindRef = ResourceKind | Pick<KubeObject, 'apiVersion' | 'kind'>;
+
+/** True for a ResourceKind (it names its resource), false for an apiVersion + kind. */
+export function isResourceKind(ref: KindRef): ref is ResourceKind {
+  return (
+    typeof (ref as ResourceKind).plural === 'string' && typeof (ref as ResourceKind).version === 'string'
+  );
 }
 
 /** `deployments.apps/v1`: how logs and metrics name a kind. */

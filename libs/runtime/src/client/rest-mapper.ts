@@ -1,6 +1,6 @@
 import { parseApiVersion, type KubeObject } from '#kube-core';
 import { isNotFound } from './api-error.js';
-import type { ResourceKind } from './resource-kind.js';
+import { isResourceKind, type KindRef, type ResourceKind } from './resource-kind.js';
 import type { KubeTransport } from './transport.js';
 
 /** A kind the server does not serve (yet): a CRD not installed, a typo in apiVersion. */
@@ -48,6 +48,11 @@ export class RestMapper {
     const found = kinds.get(kind);
     if (!found) throw new NoKindMatchError(apiVersion, kind);
     return found;
+  }
+
+  /** A ResourceKind as it is; an apiVersion + kind (or an object) mapped through discovery. */
+  resolve(ref: KindRef): Promise<ResourceKind> {
+    return isResourceKind(ref) ? Promise.resolve(ref) : this.kindFor(ref);
   }
 
   /** Forgets what discovery said, e.g. after CRDs changed. */

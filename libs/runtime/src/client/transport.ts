@@ -123,6 +123,8 @@ export class KubeTransport {
       throw KubeApiError.fromResponse(code, text, spec.method, spec.path);
     }
     const clock = this.clock;
+    const open = this.metrics.openStreams;
+    open.inc({ verb: spec.verb });
     return new Promise<StreamEnd>((resolve) => {
       let buffered = '';
       let idle = clock.setTimeout(onIdle, spec.idleTimeoutMs);
@@ -131,6 +133,7 @@ export class KubeTransport {
       function finish(end: StreamEnd): void {
         if (ended) return;
         ended = true;
+        open.dec({ verb: spec.verb });
         spec.signal?.removeEventListener('abort', onCallerAbort);
         clock.clearTimeout(idle);
         cleanup();

@@ -7,6 +7,7 @@ import { Client } from '../client/cached-client.js';
 import { ResourceClient } from '../client/resource-client.js';
 import { EVENTS, LEASES, type ResourceKind } from '../client/resource-kind.js';
 import { KubeTransport, type TransportOptions } from '../client/transport.js';
+import type { RestMapper } from '../client/rest-mapper.js';
 import { ControllerBuilder, type ControllerHost } from '../controller/builder.js';
 import type { Controller } from '../controller/controller.js';
 import { EventRecorder } from '../events/event-recorder.js';
@@ -67,6 +68,8 @@ export class Manager implements ControllerHost {
   readonly transport: KubeTransport;
   readonly informers: InformerFactory;
   readonly client: Client;
+  /** Discovery-backed: apiVersion + kind → resource and scope (shared by the client and informers). */
+  readonly mapper: RestMapper;
   readonly registry: Registry;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -99,6 +102,7 @@ export class Manager implements ControllerHost {
       namespace: options.namespace,
       logger: this.logger,
     });
+    this.mapper = this.informers.mapper;
     this.client = new Client(
       this.informers,
       options.fieldManager ?? 'oam-runtime',

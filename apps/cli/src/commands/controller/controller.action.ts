@@ -1,9 +1,8 @@
-import { existsSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
 import { jsonLogger, KubeApiError } from '#runtime';
 import { ControllerStartError, startController } from '#controller';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
+import { isConnectionError, loadKubeConfig } from '../../cluster/kubeconfig.js';
 import type { ControllerFlags } from './index.js';
 
 /** Runs until SIGINT/SIGTERM (exit 0), or until the manager stops by itself (exit 1). */
@@ -53,43 +52,4 @@ export async function runController(flags: ControllerFlags): Promise<number> {
   logger.info(stopped === 'signal' ? 'shutting down' : 'manager stopped by itself; exiting');
   await controller.stop();
   return stopped === 'signal' ? 0 : 1;
-}
-
-function loadKubeConfig(flags: ControllerFlags): KubeConfig {
-  const kc = new KubeConfig();
-  try {
-    if (flags.kubeconfig) {
-      if (!existsSync(flags.kubeconfig)) throw new UserError(`${flags.kubeconfig}: no such kubeconfig file`);
-      kc.loadFromFile(flags.kubeconfig);
-    } else kc.loadFromDefault();
-  } catch (err) {
-    if (err instanceof UserError) throw err;
-    throw new UserError(`cannot read the kubeconfig: ${(err as Error).message}`);
-  }
-  if (flags.context) {
-    if (!kc.getContexts().some((c) => c.name === flags.context))
-      throw new UserError(
-        `no context "${flags.context}" in the kubeconfig (it has: ${
-          kc
-            .getContexts()
-            .map((c) => c.name)
-            .join(', ') || 'none'
-        })`,
-      );
-    kc.setCurrentContext(flags.context);
-  }
-  if (!kc.getCurrentCluster())
-    throw new UserError(
-      'the kubeconfig names no cluster: pass --kubeconfig or set KUBECONFIG (oam server prints one)',
-    );
-  return kc;
-}
-
-function isConnectionError(err: unknown): boolean {
-  const code =
-    (err as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (err as { code?: unknown })?.code;
-  return (
-    typeof code === 'string' &&
-    /^(ECONNREFUSED|ENOTFOUND|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|CERT_|DEPTH_ZERO|UNABLE_TO)/.test(code)
-  );
 }

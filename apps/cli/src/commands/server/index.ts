@@ -12,6 +12,9 @@ export interface ServerFlags {
   historyWindow: number;
   /** Host the OAM controller too (`--no-controller` leaves it out, e.g. for tests that start their own). */
   controller: boolean;
+  /** Host the REST API too (`--no-api` leaves it out); it needs the controller's CRDs. */
+  api: boolean;
+  apiPort: number;
 }
 
 /** `oam server`: the local control plane in the foreground; `status` and `stop` for one in the background. */
@@ -36,6 +39,12 @@ export function registerServer(program: Command): void {
     )
     .option('--no-simulate-workloads', 'do not simulate Deployments, Pods and Jobs becoming ready')
     .option('--no-controller', 'serve the API only: no OAM CRDs installed, no controller reconciling')
+    .option('--no-api', 'do not start the REST API (started by default with the controller)')
+    .addOption(
+      new Option('--api-port <n>', 'port of the REST API (0 = any free port)')
+        .default(0)
+        .argParser(parsePort),
+    )
     .addOption(
       new Option('--history-window <n>', 'changes kept for watches (older resourceVersions get 410 Gone)')
         .default(10000)

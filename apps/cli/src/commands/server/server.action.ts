@@ -13,6 +13,7 @@ import {
 } from '../../plane/plane.js';
 import { cliVersion } from '../../version.js';
 import type { ServerFlags } from './index.js';
+import type { LocalApi } from './local-api.js';
 
 /** One JSON line per log entry on stderr: stdout is for what a person (or `eval`) reads. */
 const logLine = (entry: Record<string, unknown>) =>
@@ -61,6 +62,7 @@ export async function runServer(flags: ServerFlags): Promise<number> {
     `oam-local API server listening on ${server.url}${flags.simulateWorkloads ? ' (simulated workloads: no containers run)' : ''}\n`,
   );
   let controller: { stop(): Promise<void> } | undefined;
+  let api: LocalApi | undefined;
   try {
     if (flags.controller) {
       const [{ installOamCrds }, { startController }, { jsonLogger }] = await Promise.all([
@@ -76,15 +78,24 @@ export async function runServer(flags: ServerFlags): Promise<number> {
       });
       process.stdout.write('oam controller reconciling Applications (built-in definitions in vela-system)\n');
     }
+    if (flags.api && flags.controller) {
+      const { startLocalApi } = await import('./local-api.js');
+      api = await startLocalApi(server.kubeConfig, flags);
+      process.stdout.write(`oam REST API on ${api.url} (bearer token in ${api.tokensFile})\n`);
+    } else if (flags.api)
+      process.stdout.write('REST API not started: it needs the controller (--no-controller)\n');
   } catch (err) {
+    await api?.stop();
+    await controller?.stop();
     await server.stop();
     throw err;
   }
-  record(server, flags);
+  record(server, flags, api);
   process.stdout.write(`export KUBECONFIG=${server.kubeconfigPath}\n`);
   if (!signalled) await new Promise<void>((resolve) => (wake = resolve));
   process.stderr.write(`${signalled}: shutting down\n`);
   try {
+    await api?.stop();
     await controller?.stop();
     await server.stop();
   } finally {
@@ -93,7 +104,7 @@ export async function runServer(flags: ServerFlags): Promise<number> {
   return 0;
 }
 
-function record(server: RunningServer, flags: ServerFlags): void {
+function record(server: RunningServer, flags: ServerFlags, api: LocalApi | undefined): void {
   try {
     writePlane({
       pid: process.pid,
@@ -105,6 +116,7 @@ function record(server: RunningServer, flags: ServerFlags): void {
       controller: flags.controller,
       simulatedWorkloads: flags.simulateWorkloads,
       logFile: process.env[LOG_FILE_ENV] || undefined,
+      ...(api ? { api: { url: api.url, tokensFile: api.tokensFile } } : {}),
     });
   } catch (err) {
     // Serving without the record is still useful in the foreground; say why clients will not find it.

@@ -33,6 +33,10 @@ export async function runServerStatus(flags: { output: 'text' | 'json' }): Promi
       ['API server', `${record.apiServer} (${probe.ok ? 'answers' : `does not answer: ${probe.error}`})`],
       ['kubeconfig', record.kubeconfig],
       ['controller', record.controller ? 'running in the plane' : 'not hosted (--no-controller)'],
+      [
+        'REST API',
+        record.api ? `${record.api.url} (bearer token in ${record.api.tokensFile})` : 'not running',
+      ],
       ['workloads', record.simulatedWorkloads ? 'simulated (no containers run)' : 'not simulated'],
       ['version', record.version],
       ['started', record.startedAt],
