@@ -37,7 +37,7 @@ export class ControllerCluster {
   controller?: RunningController;
   private readonly clients = new Map<string, ResourceClient>();
 
-  private constructor(
+  protected constructor(
     readonly server: RunningServer,
     private readonly dir: string,
     readonly transport: KubeTransport,

@@ -127,15 +127,26 @@ export class ApplicationsService {
     return this.preview.render(this.preview.parse(body, namespace));
   }
 
-  /** The live objects of `status.appliedResources`, read through the cache of each kind. */
+  /**
+   * The live objects of `status.appliedResources`, read through the cache of
+   * each kind. Secrets are never read (a reader of Applications is not
+   * thereby a reader of Secrets): they are listed by reference only. A kind
+   * the API may not read is reported on its object, not as a failed request.
+   */
   async resources(namespace: string, name: string) {
     const app = this.get(namespace, name) as unknown as Application;
     const items = [];
     for (const ref of app.status?.appliedResources ?? []) {
-      const kind = await this.cluster.mapper
-        .kindFor({ apiVersion: ref.apiVersion, kind: ref.kind })
-        .catch(() => undefined);
-      const object = kind ? await this.cluster.manager.client.get(kind, ref.namespace, ref.name) : undefined;
+      let object: KubeObject | undefined;
+      let error: string | undefined;
+      if (!(ref.apiVersion === 'v1' && ref.kind === 'Secret')) {
+        try {
+          const kind = await this.cluster.mapper.kindFor({ apiVersion: ref.apiVersion, kind: ref.kind });
+          object = await this.cluster.manager.client.get(kind, ref.namespace, ref.name);
+        } catch (err) {
+          error = `cannot read it: ${(err as Error).message}`;
+        }
+      }
       items.push({
         ref: {
           apiVersion: ref.apiVersion,
@@ -146,6 +157,7 @@ export class ApplicationsService {
           ...(ref.trait ? { trait: ref.trait } : {}),
         },
         ...(object ? { object } : {}),
+        ...(error ? { error } : {}),
       });
     }
     return { items };

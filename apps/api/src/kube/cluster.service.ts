@@ -57,6 +57,8 @@ export class ClusterService implements OnApplicationShutdown {
       logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-api' } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
+      // Also bounds a kind first read by /resources that the API may not list (then reported there).
+      cacheSyncTimeoutMs: 30_000,
     });
     this.mapper = new RestMapper(this.manager.transport);
     for (const kind of CACHED) this.manager.informers.informerFor(kind);

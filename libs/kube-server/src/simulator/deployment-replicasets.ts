@@ -5,7 +5,7 @@
  * ScalingReplicaSet event, pruning history, and writing the deployment back.
  * The sync's decisions (which strategy, how far to scale) are in deployment.ts.
  */
-import { deepCopy, isControlledBy, type StoredObject } from '#kube-core';
+import { deepCopy, isControlledBy, semanticValue, type StoredObject } from '#kube-core';
 import {
   DESIRED_REPLICAS,
   MAX_REPLICAS,
@@ -35,7 +35,7 @@ import {
 import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
 import { deleteObj, getObj, writeObj, writeStatus } from './objects.js';
-import { findCondition, omitZero, semantic } from './values.js';
+import { findCondition, omitZero } from './values.js';
 
 const COMPONENT = 'deployment-controller';
 
@@ -102,7 +102,10 @@ export class DeploymentReplicaSets {
 
   protected createNewReplicaSet(newRevision: string): void {
     const d = this.d;
-    const hash = computeHash(semantic(this.spec.template), this.work.collisionCount as number | undefined);
+    const hash = computeHash(
+      semanticValue(this.spec.template),
+      this.work.collisionCount as number | undefined,
+    );
     const rs = buildReplicaSet(d, this.spec, hash);
     const replicas = newRSNewReplicas(this.spec, [...this.oldRSs, rs], rs);
     (rs.spec as Obj).replicas = replicas;

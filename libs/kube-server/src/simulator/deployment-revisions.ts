@@ -5,9 +5,9 @@
  * ReplicaSet. Kept apart from the controller because these are the pieces
  * `kubectl rollout history/undo` reads back, and they must match kube exactly.
  */
-import { deepCopy, type LabelSelector, type StoredObject } from '#kube-core';
+import { deepCopy, semanticEqual, type LabelSelector, type StoredObject } from '#kube-core';
 import { type Obj } from './sim.js';
-import { parseTime, sameJson, semantic } from './values.js';
+import { parseTime } from './values.js';
 import { controllerRef } from './ownership.js';
 
 export const HASH_LABEL = 'pod-template-hash';
@@ -39,9 +39,9 @@ export function equalIgnoreHash(a: unknown, b: unknown): boolean {
   const strip = (t: unknown) => {
     const copy = deepCopy((t ?? {}) as Obj);
     if (copy.metadata?.labels) delete copy.metadata.labels[HASH_LABEL];
-    return semantic(copy);
+    return copy;
   };
-  return sameJson(strip(a), strip(b));
+  return semanticEqual(strip(a), strip(b));
 }
 
 /** The new ReplicaSet for the deployment's template under `hash` (replicas and annotations are set by the caller). */

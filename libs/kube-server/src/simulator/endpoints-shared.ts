@@ -1,8 +1,7 @@
 /** What the Endpoints and EndpointSlice controllers share: Service and pod helpers, ports, packing. */
-import { stableStringify, type StoredObject } from '#kube-core';
+import { semanticValue, stableStringify, type StoredObject } from '#kube-core';
 import { phaseOf } from './pods.js';
 import { type Obj } from './sim.js';
-import { semantic } from './values.js';
 
 export const SERVICE = 'service';
 
@@ -94,7 +93,7 @@ export function norm(value: unknown): unknown {
       );
     return v;
   };
-  return semantic(dropEmptyStrings(value));
+  return semanticValue(dropEmptyStrings(value));
 }
 export const same = (a: unknown, b: unknown) => stableStringify(norm(a)) === stableStringify(norm(b));
 

@@ -11,11 +11,11 @@
  * When the server does not serve `nodes` (yet), this logs once and does nothing.
  */
 import { cpus, totalmem } from 'node:os';
-import { deepCopy, type StoredObject } from '#kube-core';
+import { deepCopy, semanticEqual, type StoredObject } from '#kube-core';
 import { SIMULATED_ANNOTATION } from './options.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
 import { getObj, served, writeObj, writeStatus } from './objects.js';
-import { findCondition, sameJson, semantic, timestamp, type Condition } from './values.js';
+import { findCondition, sameJson, timestamp, type Condition } from './values.js';
 
 export const NODE = 'node';
 /** The node's only address: loopback, where `oam server` listens. Pods report it as their hostIP. */
@@ -166,5 +166,5 @@ export function reconcileNode(sim: Sim, name: string): void {
     ...((node.status ?? {}) as Obj),
     ...nodeStatus(name, node.status as Obj | undefined, now),
   };
-  if (!sameJson(semantic(status), semantic(node.status ?? {}))) writeStatus(sim, GVR.nodes, node, status);
+  if (!semanticEqual(status, node.status ?? {})) writeStatus(sim, GVR.nodes, node, status);
 }

@@ -4,11 +4,11 @@
  * `<owner>-<hash>`, labelled with the owner's selector and
  * `controller.kubernetes.io/hash`, numbered by `revision`.
  */
-import { deepCopy, isControlledBy, type StoredObject } from '#kube-core';
+import { deepCopy, isControlledBy, semanticEqual, semanticValue, type StoredObject } from '#kube-core';
 import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
 import { deleteObj, getObj, listObjs, writeObj, writeStatus } from './objects.js';
-import { sameJson, semantic } from './values.js';
+
 import { claim } from './ownership.js';
 
 export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
@@ -44,7 +44,7 @@ export function syncRevisions(sim: Sim, owner: StoredObject, ownerGvr: typeof GV
   );
   const data = revisionData(spec.template);
   const max = all.reduce((m, r) => Math.max(m, revisionNumber(r)), 0);
-  const equal = all.filter((r) => sameJson(semantic((r as Obj).data), semantic(data)));
+  const equal = all.filter((r) => semanticEqual((r as Obj).data, data));
   if (equal.length) {
     let update = equal[equal.length - 1];
     if (revisionNumber(update) !== max) {
@@ -57,7 +57,7 @@ export function syncRevisions(sim: Sim, owner: StoredObject, ownerGvr: typeof GV
     return { all: list, update, hash: hashOf(update) };
   }
   const collisionCount = ((owner.status as Obj | undefined)?.collisionCount as number | undefined) ?? 0;
-  const hash = computeHash(semantic(data), collisionCount);
+  const hash = computeHash(semanticValue(data), collisionCount);
   const revision: StoredObject = {
     apiVersion: 'apps/v1',
     kind: 'ControllerRevision',
@@ -91,7 +91,7 @@ export function syncRevisions(sim: Sim, owner: StoredObject, ownerGvr: typeof GV
     if (
       found &&
       isControlledBy(found, owner.metadata.uid as string) &&
-      sameJson(semantic((found as Obj).data), semantic(data))
+      semanticEqual((found as Obj).data, data)
     ) {
       return { all: [...all, found], update: found, hash };
     }

@@ -1,32 +1,11 @@
 /**
- * Pure helpers on object values: stable JSON and Go-like semantic equality,
+ * Pure helpers on object values: stable JSON equality,
  * timestamps, conditions, int-or-percent, omitempty.
  */
 import { randomBytes } from 'node:crypto';
 import { stableStringify } from '#kube-core';
 import type { Obj } from './sim.js';
 
-/**
- * Drops what a Go struct cannot tell from "absent": nulls, empty objects and
- * empty lists (recursively), so that `resources: {}` or `creationTimestamp: null`
- * in a template (kubectl rollout undo sends them) compare equal to their absence,
- * as apiequality.Semantic.DeepEqual does.
- */
-export function semantic(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(semantic);
-  if (value && typeof value === 'object') {
-    const out: Obj = {};
-    for (const [k, v] of Object.entries(value as Obj)) {
-      const n = semantic(v);
-      if (n === null || n === undefined) continue;
-      if (Array.isArray(n) && !n.length) continue;
-      if (typeof n === 'object' && !Array.isArray(n) && !Object.keys(n as Obj).length) continue;
-      out[k] = n;
-    }
-    return out;
-  }
-  return value;
-}
 export const sameJson = (a: unknown, b: unknown) => stableStringify(a) === stableStringify(b);
 
 /** RFC 3339 with seconds, as Kubernetes writes timestamps. */

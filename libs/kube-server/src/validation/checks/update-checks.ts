@@ -4,7 +4,7 @@
  * kubernetes pkg/apis/.../validation and pkg/registry). Both objects are the
  * external (v1) form after defaulting; inputs are never mutated.
  */
-import { type GroupVersionKind } from '#kube-core';
+import { type GroupVersionKind, semanticEqual } from '#kube-core';
 import { forbidden, invalidRendered, type FieldCause } from '../field-errors.js';
 
 type Obj = Record<string, any>;
@@ -37,26 +37,9 @@ function selectorJson(selector: Obj | undefined): string {
   return JSON.stringify(out);
 }
 
-/** A canonical form for semantic equality: sorted keys; nil and empty maps/slices are equal (apiequality.Semantic). */
-function canonical(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length ? value.map(canonical) : undefined;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Obj)
-      .map(([k, v]) => [k, canonical(v)] as const)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : 1));
-    return entries.length ? Object.fromEntries(entries) : undefined;
-  }
-  return value ?? undefined;
-}
-
-export function semanticallyEqual(a: unknown, b: unknown): boolean {
-  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-}
-
 /** ValidateImmutableField: `Invalid value: <new>: field is immutable`. */
 function immutable(field: string, now: unknown, before: unknown, render = goJson): FieldCause[] {
-  if (semanticallyEqual(now, before)) return [];
+  if (semanticEqual(now, before)) return [];
   const rendered = typeof now === 'string' ? JSON.stringify(now) : render(now);
   return [invalidRendered(field, rendered, IMMUTABLE)];
 }
@@ -138,7 +121,7 @@ function immutableData(obj: Obj, old: Obj, keys: string[]): FieldCause[] {
   const causes: FieldCause[] = [];
   if (obj.immutable !== true) causes.push(forbidden('immutable', IMMUTABLE_WHEN_SET));
   for (const key of keys)
-    if (!semanticallyEqual(obj[key], old[key])) causes.push(forbidden(key, IMMUTABLE_WHEN_SET));
+    if (!semanticEqual(obj[key], old[key])) causes.push(forbidden(key, IMMUTABLE_WHEN_SET));
   return causes;
 }
 
@@ -167,13 +150,11 @@ function pod(obj: Obj, old: Obj, opts: UpdateOptions): FieldCause[] {
   }
   spec.activeDeadlineSeconds = before.activeDeadlineSeconds;
   const oldTolerations: Obj[] = before.tolerations ?? [];
-  const kept = (spec.tolerations ?? []).filter((t: Obj) =>
-    oldTolerations.some((o) => semanticallyEqual(o, t)),
-  );
+  const kept = (spec.tolerations ?? []).filter((t: Obj) => oldTolerations.some((o) => semanticEqual(o, t)));
   if (kept.length === oldTolerations.length) spec.tolerations = before.tolerations;
   if ((before.terminationGracePeriodSeconds ?? 0) < 0 && spec.terminationGracePeriodSeconds === 1)
     spec.terminationGracePeriodSeconds = before.terminationGracePeriodSeconds;
-  if (semanticallyEqual(spec, before)) return [];
+  if (semanticEqual(spec, before)) return [];
   return [
     forbidden(
       'spec',
@@ -191,7 +172,7 @@ function persistentVolumeClaim(obj: Obj, old: Obj): FieldCause[] {
     if (spec.resources?.requests) spec.resources.requests.storage = before.resources?.requests?.storage;
     spec.volumeAttributesClassName = before.volumeAttributesClassName;
   }
-  if (semanticallyEqual(spec, before)) return [];
+  if (semanticEqual(spec, before)) return [];
   return [
     forbidden(
       'spec',
@@ -204,7 +185,7 @@ function persistentVolumeClaim(obj: Obj, old: Obj): FieldCause[] {
 function specDiff(before: Obj, after: Obj): string {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
   const lines = keys
-    .filter((k) => !semanticallyEqual(before[k], after[k]))
+    .filter((k) => !semanticEqual(before[k], after[k]))
     .map((k) => `-\t${k}: ${goJson(before[k])}\n+\t${k}: ${goJson(after[k])}`);
   return `  spec{\n${lines.join('\n')}\n  }`;
 }
