@@ -1,14 +1,15 @@
 import type { AppliedResource, Application, ApplicationStatus } from '#api';
 import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
-import { realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
+import { isControlledBy, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
 import { identityKey, resourceKey } from '../apply/identity.js';
 import { planIntents, unrecordedUnowned } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
+import { ANNOTATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import type { RenderSource, Revisions, PendingRevision } from '../revisions/revisions.js';
-import type { Joined } from '../revisions/snapshot.js';
+import type { JoinedInputs } from '../revisions/snapshot.js';
 import type { ConditionInput } from './conditions.js';
 import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
@@ -42,18 +43,22 @@ export interface PipelineInput {
   unsupported: string[];
   /** Conditions of the owner's own (joined Components and Traits), after the standard four. */
   extraConditions?: ConditionInput[];
-  /** Extra rendered inputs the revision covers: the joined Components and Traits, stored in its spec. */
-  revisionInputs?: Joined;
+  /** Extra rendered inputs the revision covers: the joined Components' and Traits' specs, stored in its spec. */
+  revisionInputs?: JoinedInputs;
   /**
    * Where the render's inputs come from (an Application's own, or a stored
    * revision's on rollback): set, revisions are recorded as
    * ApplicationRevisions; absent (a standalone Component), only numbered.
    */
   source?: RenderSource;
-  /** May the owner take over this live object, controlled by someone else? (a Component's objects moving in place) */
-  adopt?: (live: KubeObject) => boolean;
-  /** Is this recorded object handed to another owner instead of pruned? (a Component taking its objects back) */
-  release?: (r: AppliedResource) => boolean;
+  /**
+   * Component name in the owner → the standalone Component it renders. Their
+   * objects are marked with it (ANNOTATIONS.fromComponent) and taken over in
+   * place from whoever held them: this owner is now the one that renders it.
+   */
+  fromComponents?: ReadonlyMap<string, string>;
+  /** Is this live object, no longer wanted, handed to another owner instead of pruned? (a Component taking its objects back) */
+  release?: (live: KubeObject) => boolean;
 }
 
 /** While something is unhealthy and may not send events (objects in other namespaces), look again this often. */
@@ -116,7 +121,11 @@ export class RenderPipeline {
     if (input.source) await this.deps.revisions.save(app, input.source, pending);
 
     let recorded = previous?.appliedResources ?? [];
-    const { planned, failed } = await planIntents(rendered, app, this.deps);
+    const from = input.fromComponents ?? new Map<string, string>();
+    const { planned, failed } = await planIntents(markFromComponents(rendered, from), app, this.deps);
+    const names = new Set(from.values());
+    const adopt = (live: KubeObject) =>
+      names.has(live.metadata?.annotations?.[ANNOTATIONS.fromComponent] ?? '');
     const ahead = unrecordedUnowned(planned, recorded);
     if (ahead.length > 0) {
       recorded = [...recorded, ...ahead];
@@ -127,7 +136,7 @@ export class RenderPipeline {
     const live: LiveLookup = async (o) =>
       (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>;
     const ordered = await applyInOrder(rendered, planned, {
-      apply: (p) => applyIntent(this.deps.client, p.intent, p.live, app, uids, input.adopt),
+      apply: (p) => applyIntent(this.deps.client, p.intent, p.live, app, uids, adopt),
       upToDate: (p) => isUpToDate(p.intent, p.live),
       health: async (name) => {
         const only = { ...rendered, components: rendered.components.filter((c) => c.name === name) };
@@ -213,12 +222,11 @@ export class RenderPipeline {
       // Prune only against the newest spec: if the app changed since this render, the next reconcile decides.
       if (await this.isLatest(app)) {
         // Released objects are not deleted: their Component takes them over in place; until then they stay recorded.
-        const released = unwanted.filter((r) => release?.(r));
+        const released = await this.released(app, unwanted, release);
         const keep = new Set([...wanted, ...released.map(resourceKey)]);
         const pruned = await prune(this.deps.client, this.deps.mapper, app, recorded, keep);
-        const stillOurs = await this.stillControlled(app, released);
-        applied.push(...pruned.kept, ...stillOurs);
-        if (stillOurs.length > 0) requeue = { requeueAfter: RELEASE_RECHECK_MS };
+        applied.push(...pruned.kept, ...released);
+        if (released.length > 0) requeue = { requeueAfter: RELEASE_RECHECK_MS };
         problems.push(...pruned.errors);
         retry ||= pruned.errors.length > 0;
         if (pruned.deleted.length > 0)
@@ -243,13 +251,17 @@ export class RenderPipeline {
     return { applied, problems, retry, requeue };
   }
 
-  /** The recorded objects that still exist and are still controlled by `owner`. */
-  async stillControlled(owner: KubeObject, records: readonly AppliedResource[]): Promise<AppliedResource[]> {
+  /** The recorded objects still controlled by `owner` that `release` hands to someone else. */
+  private async released(
+    owner: KubeObject,
+    records: readonly AppliedResource[],
+    release: PipelineInput['release'],
+  ): Promise<AppliedResource[]> {
+    if (!release) return [];
     const out: AppliedResource[] = [];
     for (const r of records) {
       const live = await this.live({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
-      const controller = live?.metadata?.ownerReferences?.find((o) => o.controller);
-      if (live && controller?.uid === owner.metadata?.uid) out.push(r);
+      if (live && isControlledBy(live, owner.metadata!.uid!) && release(live)) out.push(r);
     }
     return out;
   }
@@ -332,6 +344,19 @@ export class RenderPipeline {
       .get(app.metadata?.namespace, app.metadata!.name!);
     return fresh.metadata?.generation === app.metadata?.generation;
   }
+}
+
+/** The rendered objects of Components with their mark (copies: the render cache's objects stay untouched). */
+function markFromComponents(rendered: RenderedApp, from: ReadonlyMap<string, string>): RenderedApp {
+  if (from.size === 0) return rendered;
+  const objects = rendered.objects.map((o) => {
+    const component = from.get(o.component);
+    if (!component) return o;
+    const metadata = o.object.metadata ?? {};
+    const annotations = { ...metadata.annotations, [ANNOTATIONS.fromComponent]: component };
+    return { ...o, object: { ...o.object, metadata: { ...metadata, annotations } } };
+  });
+  return { ...rendered, objects };
 }
 
 const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);

@@ -21,7 +21,7 @@ import {
   restoredApplication,
   storedDefinitions,
   takeSnapshot,
-  type Joined,
+  type JoinedInputs,
   type Snapshot,
 } from './snapshot.js';
 
@@ -112,7 +112,7 @@ export class Revisions {
     app: KubeObject,
     source: RenderSource,
     definitions: readonly Definition[],
-    joined?: Joined,
+    joined?: JoinedInputs,
   ): Promise<PendingRevision> {
     const snapshot = takeSnapshot(source.app, definitions, joined);
     const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;

@@ -72,10 +72,10 @@ function storedDefinition(d: Definition): Record<string, unknown> {
   };
 }
 
-/** Joined standalone objects (Components, Traits), as the resolve step found them. */
-export interface Joined {
-  components?: readonly KubeObject[];
-  traits?: readonly KubeObject[];
+/** The standalone Components and Traits joined to the render: each one's spec by name. */
+export interface JoinedInputs {
+  components?: Record<string, unknown>;
+  traits?: Record<string, unknown>;
 }
 
 /**
@@ -89,7 +89,7 @@ export interface Joined {
 export function takeSnapshot(
   app: KubeObject,
   definitions: readonly Definition[],
-  joined: Joined = {},
+  joined: JoinedInputs = {},
 ): Omit<Snapshot, 'revision'> {
   const application = applicationInputs(app);
   const byKind = (kind: Definition['kind']) =>
@@ -103,8 +103,8 @@ export function takeSnapshot(
     application,
     componentDefinitions: byKind('ComponentDefinition'),
     traitDefinitions: byKind('TraitDefinition'),
-    ...(joined.components?.length ? { components: joined.components.map(storedObject) } : {}),
-    ...(joined.traits?.length ? { traits: joined.traits.map(storedObject) } : {}),
+    ...storedJoined('Component', 'components', joined.components),
+    ...storedJoined('Trait', 'traits', joined.traits),
   };
   return { ...snapshot, renderHash: renderHashOf(snapshot) };
 }
@@ -134,15 +134,14 @@ export function storedDefinitions(spec: ApplicationRevision['spec']): Definition
   ] as Definition[];
 }
 
-function storedObject(o: KubeObject): Record<string, unknown> {
-  return {
-    apiVersion: o.apiVersion,
-    kind: o.kind,
-    metadata: {
-      name: o.metadata?.name,
-      namespace: o.metadata?.namespace,
-      ...(o.metadata?.labels ? { labels: { ...o.metadata.labels } } : {}),
-    },
-    spec: deepCopy(o.spec),
-  };
+/** Joined objects as a revision stores them: `[{kind, metadata: {name}, spec}]`, by name. */
+function storedJoined<K extends string>(
+  kind: 'Component' | 'Trait',
+  key: K,
+  specs: Record<string, unknown> | undefined,
+): Partial<Record<K, Record<string, unknown>[]>> {
+  const names = Object.keys(specs ?? {}).sort();
+  if (names.length === 0) return {};
+  const stored = names.map((name) => ({ kind, metadata: { name }, spec: deepCopy(specs![name]) }));
+  return { [key]: stored } as unknown as Partial<Record<K, Record<string, unknown>[]>>;
 }
