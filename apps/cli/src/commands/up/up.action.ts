@@ -199,7 +199,7 @@ async function applyAll(session: Session, plan: PlannedObject[], progress: Progr
  * the inputs' namespaces and the system namespace, so an app using a
  * definition installed there validates as the controller will resolve it.
  */
-async function readClusterDefinitions(session: Session, namespaces: string[]): Promise<Definition[]> {
+export async function readClusterDefinitions(session: Session, namespaces: string[]): Promise<Definition[]> {
   const found: Definition[] = [];
   for (const kind of ['ComponentDefinition', 'TraitDefinition']) {
     let resource;
