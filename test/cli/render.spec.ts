@@ -114,4 +114,134 @@ describe('oam render', () => {
     expect(strict.stdout).toBe('');
     expect(strict.stderr).toMatch(/error: .*properties\.imagee: unknown field/);
   });
+
+  it('stops a runaway template: exit 1, no JSON half-printed, no Go runtime output, the definition and component named', () => {
+    const definition = `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: forever}
+spec:
+  workload: {definition: {apiVersion: v1, kind: ConfigMap}}
+  schematic:
+    cue:
+      template: |
+        import "list"
+        output: {
+          apiVersion: "v1"
+          kind: "ConfigMap"
+          data: {for i in list.Range(0, 50000000, 1) {"k\\(i)": "v"}}
+        }
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: loop}
+spec:
+  components:
+    - name: spin
+      type: forever
+`;
+    const r = oam(['render', '-o', 'json', '-f', tempFile('loop.yaml', definition)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^error: .*loop\.yaml:\d+: Application "loop", components\[0\] "spin" \(forever\): ComponentDefinition "forever": evaluation did not finish within \d+ ms/,
+    );
+    expect(r.stderr).not.toMatch(/goroutine|panic|wasm/);
+  });
+
+  it('renders what CUE accepts even where a JSON Schema would refuse (`env: *{} | {[string]: string}`)', () => {
+    const app = `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: envmap}
+spec:
+  workload: {definition: {apiVersion: v1, kind: ConfigMap}}
+  schematic:
+    cue:
+      template: |
+        parameter: env: *{} | {[string]: string}
+        output: {apiVersion: "v1", kind: "ConfigMap", data: parameter.env}
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: env}
+spec:
+  components:
+    - name: a
+      type: envmap
+      properties: {env: {LOG_LEVEL: info}}
+    - name: b
+      type: envmap
+      properties: {env: {}}
+`;
+    const r = oam(['render', '-o', 'json', '-f', tempFile('env.yaml', app)]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout);
+    expect(list.items.map((i: { data?: unknown }) => i.data ?? {})).toEqual([{ LOG_LEVEL: 'info' }, {}]);
+  });
+
+  it('renders for --kube-version X.Y as context.clusterVersion, for a fixed default without it', () => {
+    const path = tempFile(
+      'v.yaml',
+      `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: versioned}
+spec:
+  workload: {definition: {apiVersion: v1, kind: ConfigMap}}
+  schematic:
+    cue:
+      template: |
+        output: {
+          apiVersion: "v1"
+          kind: "ConfigMap"
+          data: {
+            minor: "\\(context.clusterVersion.minor)"
+            git: context.clusterVersion.gitVersion
+            if context.clusterVersion.minor < 21 {cronJob: "batch/v1beta1"}
+            if context.clusterVersion.minor >= 21 {cronJob: "batch/v1"}
+          }
+        }
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Component
+metadata: {name: c}
+spec: {type: versioned}
+`,
+    );
+    const data = (args: string[]) => {
+      const r = oam(['render', '-o', 'json', '-f', path, ...args]);
+      expect(r.stderr).toBe('');
+      return JSON.parse(r.stdout).items[0].data;
+    };
+    expect(data([])).toEqual({ minor: '37', git: 'v1.37.2', cronJob: 'batch/v1' });
+    expect(data(['--kube-version', '1.0'])).toEqual({ minor: '0', git: 'v1.0.0', cronJob: 'batch/v1beta1' });
+    expect(data(['--kube-version', 'v1.29.3'])).toEqual({ minor: '29', git: 'v1.29.3', cronJob: 'batch/v1' });
+    const bad = oam(['render', '-f', path, '--kube-version', 'latest']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    expect(bad.stderr).toMatch(/--kube-version: expected MAJOR\.MINOR such as 1\.30, got "latest"/);
+  });
+
+  it('accepts WorkflowStepDefinitions and PolicyDefinitions in a folder: listed once as not run, never an error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oam-cli-'));
+    writeFileSync(
+      join(dir, 'step.yaml'),
+      'apiVersion: core.oam.dev/v1beta1\nkind: WorkflowStepDefinition\nmetadata: {name: apply-object}\nspec:\n  schematic: {cue: {template: "parameter: {}"}}\n',
+    );
+    writeFileSync(
+      join(dir, 'policy.yaml'),
+      'apiVersion: core.oam.dev/v1beta1\nkind: PolicyDefinition\nmetadata: {name: topology}\nspec:\n  schematic: {cue: {template: "parameter: {}"}}\n---\napiVersion: core.oam.dev/v1beta1\nkind: PolicyDefinition\nmetadata: {name: override}\nspec: {}\n',
+    );
+    writeFileSync(
+      join(dir, 'c.yaml'),
+      'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec: {type: worker, properties: {image: busybox}}\n',
+    );
+    const r = oam(['render', '-f', dir]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kind: Deployment');
+    const warnings = r.stderr.trim().split('\n');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^warning: not run \(rendering runs no workflow steps or policies\): .*PolicyDefinition "topology".*PolicyDefinition "override".*WorkflowStepDefinition "apply-object"/,
+    );
+  });
 });

@@ -37,7 +37,7 @@ export class ControllerCluster {
   controller?: RunningController;
   private readonly clients = new Map<string, ResourceClient>();
 
-  private constructor(
+  protected constructor(
     readonly server: RunningServer,
     private readonly dir: string,
     readonly transport: KubeTransport,
@@ -125,6 +125,32 @@ export class ControllerCluster {
     return c.apply(app, { fieldManager: 'e2e-user', force: true });
   }
 
+  /** Creates or replaces (server-side apply as `manager`) any object: a Component, a Trait. */
+  async applyObject(obj: KubeObject, manager = 'e2e-user'): Promise<KubeObject> {
+    const c = await this.resource(obj);
+    return c.apply(obj, { fieldManager: manager, force: true });
+  }
+
+  async deleteObject(obj: Pick<KubeObject, 'apiVersion' | 'kind' | 'metadata'>): Promise<void> {
+    const c = await this.resource(obj);
+    await c.delete(obj.metadata!.namespace, obj.metadata!.name!);
+  }
+
+  /** Waits for an OAM object's (Component, Trait) status to satisfy `check`, then returns the object. */
+  async oamStatus(
+    kind: 'Application' | 'Component' | 'Trait',
+    namespace: string,
+    name: string,
+    check: (status: Record<string, any>, obj: KubeObject) => boolean,
+    what: string,
+  ): Promise<KubeObject> {
+    return eventually(async () => {
+      const obj = await this.get('core.oam.dev/v1beta1', kind, namespace, name);
+      const status = obj?.status as Record<string, any> | undefined;
+      return obj && status && check(status, obj) ? obj : undefined;
+    }, what);
+  }
+
   async app(namespace: string, name: string): Promise<KubeObject | undefined> {
     return this.get('core.oam.dev/v1beta1', 'Application', namespace, name);
   }
@@ -172,4 +198,51 @@ export function edit(app: KubeObject, change: (spec: Record<string, any>) => voi
   const copy = structuredClone(app) as KubeObject;
   change(copy.spec as Record<string, any>);
   return copy;
+}
+
+/**
+ * Waits until the wall clock is past the second `obj` was created in
+ * (creationTimestamp has one-second resolution), so an object created next is
+ * strictly younger: tests of "the older wins" must not fall back on names.
+ */
+export async function afterCreationSecond(obj: KubeObject): Promise<void> {
+  const created = Date.parse(obj.metadata!.creationTimestamp!);
+  await eventually(
+    () => Date.now() >= created + 1000,
+    `the clock to pass ${obj.metadata!.creationTimestamp}`,
+  );
+}
+
+/** A condition of an OAM object's status, by type. */
+export function condition(
+  status: Record<string, any> | undefined,
+  type: string,
+): { status: string; reason?: string; message?: string } | undefined {
+  return (status?.conditions as { type: string; status: string }[] | undefined)?.find((c) => c.type === type);
+}
+
+/** A developer's standalone webservice Component. */
+export function webComponent(namespace: string, name: string, image = 'crccheck/hello-world'): KubeObject {
+  return {
+    apiVersion: 'core.oam.dev/v1beta1',
+    kind: 'Component',
+    metadata: { name, namespace },
+    spec: { type: 'webservice', properties: { image, ports: [{ port: 8000, expose: true }] } },
+  };
+}
+
+/** An operator's standalone Trait. */
+export function trait(
+  namespace: string,
+  name: string,
+  type: string,
+  target: { component: string; application?: string },
+  properties: Record<string, unknown> = {},
+): KubeObject {
+  return {
+    apiVersion: 'core.oam.dev/v1beta1',
+    kind: 'Trait',
+    metadata: { name, namespace },
+    spec: { type, target, properties },
+  };
 }

@@ -106,7 +106,7 @@ describe('the built-in definitions', () => {
   );
 
   it.each(files.filter((f) => spec(f.object).spec.schematic.cue).map((f) => [f.path, f] as const))(
-    '%s evaluates on CUE v0.4.3 with minimal properties',
+    '%s evaluates on CUE v0.14.1 with minimal properties',
     async (_path, file) => {
       const template = spec(file.object).spec.schematic.cue!.template;
       const properties = MINIMAL[file.stem];

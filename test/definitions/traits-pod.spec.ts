@@ -1,5 +1,4 @@
 import { PATCH_STRATEGY } from '../../libs/renderer/src/patch/index.js';
-import { patchKeysOf } from './support/patch.js';
 import { pod, trait, workload, type Obj } from './support/traits.js';
 
 /** The CUE traits that patch the pod template: env, annotations, sidecar, resource, storage, affinity. */
@@ -96,7 +95,7 @@ describe('annotations', () => {
 
 describe('sidecar', () => {
   it('adds a container merged by name', async () => {
-    const { apply, template } = await trait(
+    const { apply, patchKeys } = await trait(
       'sidecar',
       {
         name: 'log',
@@ -106,7 +105,7 @@ describe('sidecar', () => {
       },
       await workload('webservice', { image: 'nginx' }),
     );
-    expect(patchKeysOf(template)).toEqual({ 'spec.template.spec.containers': 'name' });
+    expect(patchKeys).toEqual({ 'spec.template.spec.containers': 'name' });
     const containers = pod(apply()).containers;
     expect(containers).toHaveLength(2);
     expect(containers[1]).toEqual({
@@ -200,7 +199,7 @@ describe('storage', () => {
       env: [{ name: 'KEEP', value: 'me' }],
       volumeMounts: { emptyDir: [{ name: 'tmp', mountPath: '/tmp' }] },
     });
-    const { apply, outputs, template } = await trait(
+    const { apply, outputs, patchKeys } = await trait(
       'storage',
       {
         pvc: [{ name: 'data', mountPath: '/data', resources: { requests: { storage: '1Gi' } } }],
@@ -217,11 +216,10 @@ describe('storage', () => {
       },
       base,
     );
-    expect(patchKeysOf(template)).toEqual({
+    expect(patchKeys).toEqual({
       'spec.template.spec.volumes': 'name',
       'spec.template.spec.containers': 'name',
       'spec.template.spec.containers[].volumeMounts': 'name',
-      'spec.template.spec.containers[].volumeDevices': 'name',
       'spec.template.spec.containers[].env': 'name',
     });
     const spec = pod(apply());

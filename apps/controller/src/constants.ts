@@ -25,6 +25,12 @@ export const ANNOTATIONS = {
   version: 'oam.dev/controller-version',
   /** On definitions the controller installed: hash of the spec it installed. */
   contentHash: 'definition.oam.dev/content-hash',
+  /**
+   * On objects rendered from a standalone Component (on its own or inside an
+   * Application): its name. Whoever renders that Component may take them over
+   * in place (apply/ownership.ts), and no one else.
+   */
+  fromComponent: 'component.oam.dev/name',
 } as const;
 
 export const INSTALLED_BY_LABEL = 'definition.oam.dev/installed-by';
@@ -39,3 +45,6 @@ const oam = (kind: string, plural: string): ResourceKind => ({
 export const APPLICATIONS = oam('Application', 'applications');
 export const COMPONENT_DEFINITIONS = oam('ComponentDefinition', 'componentdefinitions');
 export const TRAIT_DEFINITIONS = oam('TraitDefinition', 'traitdefinitions');
+export const COMPONENTS = oam('Component', 'components');
+export const TRAITS = oam('Trait', 'traits');
+export const APPLICATION_REVISIONS = oam('ApplicationRevision', 'applicationrevisions');

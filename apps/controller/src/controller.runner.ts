@@ -1,7 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { loadBuiltinDefinitions } from '#definitions';
 import { NoKindMatchError, type Controller } from '#runtime';
-import { APPLICATIONS, COMPONENT_DEFINITIONS, CONTROLLER_NAMESPACE, TRAIT_DEFINITIONS } from './constants.js';
+import {
+  APPLICATIONS,
+  COMPONENT_DEFINITIONS,
+  COMPONENTS,
+  CONTROLLER_NAMESPACE,
+  TRAIT_DEFINITIONS,
+  TRAITS,
+} from './constants.js';
 import { CachedCatalog } from './definitions/cached-catalog.js';
 import { ensureNamespace, installBuiltins } from './definitions/builtin-installer.js';
 import { SchemaPublisher } from './definitions/schema-publisher.js';
@@ -12,8 +19,22 @@ import { ignoreStatusOnlyUpdates } from './host/predicates.js';
 import { ManagerService } from './manager.service.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 import { ApplicationReconciler } from './reconcile/application.reconciler.js';
+import { ComponentReconciler } from './reconcile/component.reconciler.js';
 import { applicationsUsing, DEFINITION_INDEX, definitionIndexFunc } from './reconcile/definition-index.js';
+import { cachedJoinSources } from './reconcile/join-sources.js';
+import {
+  COMPONENT_REF_INDEX,
+  componentRefIndexFunc,
+  componentTypeIndexFunc,
+  TRAIT_TARGET_INDEX,
+  traitTargetIndexFunc,
+  traitTypeIndexFunc,
+  TYPE_INDEX,
+} from './reconcile/oam-indexes.js';
+import { oamWatches } from './reconcile/oam-watches.js';
+import { TraitReconciler } from './reconcile/trait.reconciler.js';
 import { RendererService } from './renderer.service.js';
+import { Revisions } from './revisions/revisions.js';
 
 /** A problem the operator can fix (no CRDs, no access): reported as one line, never a stack. */
 export class ControllerStartError extends Error {
@@ -97,39 +118,91 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
+  /**
+   * The Application, Component and Trait controllers over shared informers
+   * (Applications indexed by definitions and componentRefs, Components and
+   * Traits by type, Traits by target), each change mapped to what it concerns.
+   */
   private declareController(): Controller {
     const { manager, mapper } = this.managerService;
     const informers = manager.informers;
+    const system = this.options.systemNamespace;
     const apps = informers.informerFor(APPLICATIONS, {
-      indexers: { [DEFINITION_INDEX]: definitionIndexFunc },
+      indexers: { [DEFINITION_INDEX]: definitionIndexFunc, [COMPONENT_REF_INDEX]: componentRefIndexFunc },
     });
     registerApplicationMetrics(manager.registry, apps.indexer);
-    const components = informers.informerFor(COMPONENT_DEFINITIONS);
-    const traits = informers.informerFor(TRAIT_DEFINITIONS);
+    const components = informers.informerFor(COMPONENTS, {
+      indexers: { [TYPE_INDEX]: componentTypeIndexFunc },
+    });
+    const traits = informers.informerFor(TRAITS, {
+      indexers: { [TYPE_INDEX]: traitTypeIndexFunc, [TRAIT_TARGET_INDEX]: traitTargetIndexFunc },
+    });
+    const componentDefinitions = informers.informerFor(COMPONENT_DEFINITIONS);
+    const traitDefinitions = informers.informerFor(TRAIT_DEFINITIONS);
     const scope = new Set(this.options.watchNamespaces);
-    // The watches are added while reconciling, so they enqueue into the controller built below.
-    const built: { controller?: Controller } = {};
-    const watches = new OwnedWatches(informers, apps, (r) => built.controller?.enqueue(r));
-    const reconciler = new ApplicationReconciler({
+    const inScope = (ns: string) => scope.size === 0 || scope.has(ns);
+    const catalog = new CachedCatalog(componentDefinitions.indexer, traitDefinitions.indexer, system);
+    const caches = { apps: apps.indexer, components: components.indexer, traits: traits.indexer };
+    const sources = cachedJoinSources(caches, catalog);
+    // The watches are added while reconciling, so they enqueue into the controllers built below.
+    const built: { apps?: Controller; components?: Controller } = {};
+    const watches = new OwnedWatches(informers, [apps, components], (r) => {
+      built.apps?.enqueue(r);
+      built.components?.enqueue(r); // a standalone Component's objects carry its name as app.oam.dev/name
+    });
+    const events = manager.eventRecorder('oam-controller');
+    const deps = {
       client: manager.client,
       mapper,
       renderer: this.rendererService.handle,
-      catalog: new CachedCatalog(components.indexer, traits.indexer, this.options.systemNamespace),
-      events: manager.eventRecorder('oam-controller'),
+      catalog,
+      events,
       watches,
-      inScope: (ns) => scope.size === 0 || scope.has(ns),
-    });
-    const users = applicationsUsing(
-      (v) => apps.indexer.byIndex(DEFINITION_INDEX, v),
-      this.options.systemNamespace,
-    );
-    built.controller = manager
+      inScope,
+      sources,
+      revisions: new Revisions({
+        client: manager.client,
+        events,
+        systemNamespace: system,
+        limit: this.options.revisionLimit,
+        log: manager.logger,
+      }),
+      dependsOnTimeoutMs: this.options.dependsOnTimeoutMs,
+      clock: this.options.clock,
+    };
+    const maps = oamWatches(caches, system);
+    const users = applicationsUsing((v) => apps.indexer.byIndex(DEFINITION_INDEX, v), system);
+    const spec = { predicates: [ignoreStatusOnlyUpdates] };
+    built.apps = manager
       .controller('application')
-      .for(APPLICATIONS, { predicates: [ignoreStatusOnlyUpdates] })
+      .for(APPLICATIONS, spec)
+      .watches(APPLICATIONS, maps.application.applications, spec)
+      .watches(COMPONENTS, maps.application.components, spec)
+      .watches(TRAITS, maps.application.traits, spec)
       .watches(COMPONENT_DEFINITIONS, users)
       .watches(TRAIT_DEFINITIONS, users)
+      .watches(COMPONENT_DEFINITIONS, maps.application.componentDefinitions)
+      .watches(TRAIT_DEFINITIONS, maps.application.traitDefinitions)
       .withOptions({ workers: this.options.workers })
-      .build(reconciler);
-    return built.controller;
+      .build(new ApplicationReconciler(deps));
+    built.components = manager
+      .controller('component')
+      .for(COMPONENTS, spec)
+      .watches(APPLICATIONS, maps.component.applications) // status too: it mirrors the renderer's
+      .watches(TRAITS, maps.component.traits, spec)
+      .watches(COMPONENT_DEFINITIONS, maps.component.componentDefinitions)
+      .watches(TRAIT_DEFINITIONS, maps.component.traitDefinitions)
+      .withOptions({ workers: Math.max(1, Math.ceil(this.options.workers / 2)) })
+      .build(new ComponentReconciler(deps));
+    manager
+      .controller('trait')
+      .for(TRAITS, spec)
+      .watches(TRAITS, maps.trait.traits, spec)
+      .watches(APPLICATIONS, maps.trait.applications) // status too: Applied and Healthy mirror the target's
+      .watches(COMPONENTS, maps.trait.components)
+      .watches(TRAIT_DEFINITIONS, maps.trait.traitDefinitions)
+      .withOptions({ workers: 1 })
+      .build(new TraitReconciler({ client: manager.client, sources, inScope }));
+    return built.apps;
   }
 }

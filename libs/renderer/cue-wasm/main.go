@@ -47,6 +47,9 @@ var (
 type template struct {
 	source string
 	value  cue.Value
+	// each lists the paths (inside `patch`) of lists written `[...X]`: compiled
+	// as `[X]`, and applied to every item of the workload's list.
+	each []string
 }
 
 // result is what every entry point returns, as JSON.
@@ -60,9 +63,11 @@ type result struct {
 // cueError is one CUE error: its field path ("parameter.port"), its message
 // without the path, and the template line it points at (0 if none).
 type cueError struct {
-	Path    string `json:"path"`
-	Message string `json:"message"`
-	Line    int    `json:"line,omitempty"`
+	Path string `json:"path"`
+	// Segments is the path as CUE's selectors (quoted where not an identifier).
+	Segments []string `json:"segments,omitempty"`
+	Message  string   `json:"message"`
+	Line     int      `json:"line,omitempty"`
 }
 
 func main() {
@@ -171,13 +176,18 @@ func compile(args []string) result {
 	if _, found := templates[handle]; found {
 		return ok(handle)
 	}
-	v := cueCtx.CompileString(src+"\ncontext: _\n", cue.Filename(templateFile))
+	file, err := parser.ParseFile(templateFile, src+"\ncontext: _\n", parser.ParseComments)
+	if err != nil {
+		return fail(err)
+	}
+	each := rewriteEachLists(file)
+	v := cueCtx.BuildFile(file)
 	// Errors only: what is incomplete until `parameter` and `context` arrive
 	// (`context["outputs"]` of an open `context`) is for render to judge.
 	if err := v.Validate(); err != nil {
 		return fail(err)
 	}
-	templates[handle] = &template{source: src, value: v}
+	templates[handle] = &template{source: src, value: v, each: each}
 	return ok(handle)
 }
 
@@ -350,6 +360,12 @@ func render(args []string) result {
 		return fail(err)
 	} else if raw != nil {
 		out["patch"] = raw
+		marks := []patchMark{}
+		p := v.LookupPath(cue.ParsePath("patch"))
+		addPatchMarks(&marks, "", p.Doc())
+		walkPatch(p, "", &marks, 0)
+		out["patchMarks"] = marks
+		out["each"] = t.each
 	}
 	return ok(out)
 }
@@ -567,7 +583,7 @@ func toErrors(err error) []cueError {
 	seen := map[string]bool{}
 	for _, e := range list {
 		format, args := e.Msg()
-		ce := cueError{Path: strings.Join(e.Path(), "."), Message: fmt.Sprintf(format, args...)}
+		ce := cueError{Path: strings.Join(e.Path(), "."), Segments: e.Path(), Message: fmt.Sprintf(format, args...)}
 		for _, p := range append([]token.Pos{e.Position()}, e.InputPositions()...) {
 			if p.IsValid() && p.Filename() == templateFile {
 				ce.Line = p.Line()

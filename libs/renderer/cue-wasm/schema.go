@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 )
 
 // jsonSchema(handle) → a JSON Schema (draft 2020-12 subset) of `parameter`,
@@ -38,13 +39,13 @@ func schemaOf(v cue.Value, depth int) map[string]interface{} {
 	if d := description(v); d != "" {
 		s["description"] = d
 	}
+	op, disjuncts := v.Expr()
 	if d, hasDefault := v.Default(); hasDefault && d.IsConcrete() && d.Validate(cue.Concrete(true)) == nil {
 		var x interface{}
-		if raw, err := d.MarshalJSON(); err == nil && json.Unmarshal(raw, &x) == nil {
+		if raw, err := d.MarshalJSON(); err == nil && json.Unmarshal(raw, &x) == nil && !impliedEmptyList(v, x, op) {
 			s["default"] = x
 		}
 	}
-	op, disjuncts := v.Expr()
 	if op == cue.NoOp && len(disjuncts) == 1 && hasDefault(v) && fmt.Sprint(disjuncts[0]) != fmt.Sprint(v) {
 		// `*1 | int & >=0`: Expr gives the value without its default.
 		return merge(s, schemaOf(disjuncts[0], depth+1))
@@ -274,4 +275,15 @@ func removeString(list []interface{}, s string) []interface{} {
 		}
 	}
 	return out
+}
+
+// impliedEmptyList: `[...T]` evaluates to `[]` by itself, which is not a default
+// anyone wrote (`*[] | [...T]` is one).
+func impliedEmptyList(v cue.Value, x interface{}, op cue.Op) bool {
+	list, isList := x.([]interface{})
+	if !isList || len(list) > 0 || op == cue.OrOp {
+		return false
+	}
+	_, written := v.Source().(*ast.BinaryExpr)
+	return !written
 }

@@ -19,7 +19,7 @@ export type {
 export { TemplateCompiler, type TemplateEngines } from './engines/compiler.js';
 export { Renderer, type RendererOptions } from './render/renderer.js';
 export { RenderCache } from './render/cache.js';
-export { clusterVersionOf, DEFAULT_CLUSTER, type ClusterInfo } from './render/context.js';
+export { clusterVersionOf, DEFAULT_CLUSTER, parseKubeVersion, type ClusterInfo } from './render/context.js';
 export { LABELS } from './render/labels.js';
 export type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './render/result.js';
 export { RenderFailure } from './render/result.js';

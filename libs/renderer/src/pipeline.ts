@@ -2,6 +2,7 @@ import type { Definition } from '#api';
 import { RenderError, RenderErrors } from './errors.js';
 import { parseSources, type OamObject, type SourceFile } from './parse/index.js';
 import type { Renderer } from './render/renderer.js';
+import type { ClusterInfo } from './render/context.js';
 import { RenderFailure, type RenderedApp } from './render/result.js';
 import { InMemoryCatalog, resolveObjects } from './resolve/index.js';
 
@@ -10,6 +11,8 @@ export interface DryRunOptions {
   builtins: readonly Definition[];
   strict?: boolean;
   defaultNamespace?: string;
+  /** The cluster to render for (see RenderOptions.cluster). */
+  cluster?: ClusterInfo;
 }
 
 export interface DryRunResult {
@@ -29,8 +32,9 @@ export async function renderSources(
   options: DryRunOptions,
 ): Promise<DryRunResult> {
   const parsed = parseSources(files);
-  if (parsed.errors.length > 0) return { apps: [], errors: parsed.errors, warnings: [] };
-  return renderObjects(parsed.objects, renderer, options);
+  if (parsed.errors.length > 0) return { apps: [], errors: parsed.errors, warnings: parsed.warnings };
+  const result = await renderObjects(parsed.objects, renderer, options);
+  return { ...result, warnings: [...parsed.warnings, ...result.warnings] };
 }
 
 export async function renderObjects(
@@ -49,7 +53,7 @@ export async function renderObjects(
   const warnings = [...resolved.warnings];
   for (const app of resolved.apps) {
     try {
-      const rendered = await renderer.render(app, { strict: options.strict });
+      const rendered = await renderer.render(app, { strict: options.strict, cluster: options.cluster });
       apps.push(rendered);
       warnings.push(...rendered.warnings);
     } catch (err) {

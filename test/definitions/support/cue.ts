@@ -10,7 +10,6 @@ import {
 } from '../../../libs/renderer/src/engines/cue/index.js';
 import type { RenderContext } from '../../../libs/renderer/src/engines/engine.js';
 import { evaluateHealth, type HealthPolicy } from '../../../libs/renderer/src/health/index.js';
-import { validateProperties } from '../../../libs/renderer/src/params/index.js';
 import type { PatchKeys } from '../../../libs/renderer/src/index.js';
 
 let engine: CueEngine | undefined;
@@ -56,8 +55,7 @@ export async function renderTemplate(
   context: Record<string, unknown>,
 ): Promise<TemplateOutputs> {
   const compiledTemplate = compileTemplate(template);
-  const schema = await compiledTemplate.parameterSchema();
-  const checked = validateProperties(schema, properties, { strict: true });
+  const checked = await compiledTemplate.validate!(properties, { strict: true });
   if (checked.issues.length > 0) {
     throw new Error(`invalid properties: ${checked.issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`);
   }

@@ -54,7 +54,11 @@ export const WatchEventSchema = z
 
 export const LiveObjectSchema = z.object({
   ref: ObjectRefViewSchema.extend({ component: z.string().optional() }),
-  object: z.record(z.string(), z.unknown()).optional().describe('absent when it does not exist (yet)'),
+  object: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('absent when it does not exist (yet), for Secrets (never read), and when it cannot be read'),
+  error: z.string().optional().describe('why it could not be read'),
 });
 export const ResourcesSchema = z.object({ items: z.array(LiveObjectSchema) });
 

@@ -57,6 +57,8 @@ export class ClusterService implements OnApplicationShutdown {
       logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-api' } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
+      // Also bounds a kind first read by /resources that the API may not list (then reported there).
+      cacheSyncTimeoutMs: 30_000,
     });
     this.mapper = new RestMapper(this.manager.transport);
     for (const kind of CACHED) this.manager.informers.informerFor(kind);
@@ -86,6 +88,8 @@ export class ClusterService implements OnApplicationShutdown {
     }>({ verb: 'get', method: 'GET', path: '/version' });
     this.rendererHandle = createRenderer({
       poolSize: 1,
+      // A preview waits for its answer; a busy machine should not turn that into a timeout.
+      timeoutMs: 15_000,
       cluster: { name: 'local', version: clusterVersionOf(version) },
     });
     this.schemaConfigMaps.start();

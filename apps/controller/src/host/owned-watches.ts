@@ -27,15 +27,17 @@ export class OwnedWatches {
 
   constructor(
     private readonly informers: InformerFactory,
-    applications: SharedInformer,
+    /** The owners' informers (Applications, standalone Components): an owner's deletion releases its kinds. */
+    owners: SharedInformer | readonly SharedInformer[],
     private readonly enqueue: (r: Request) => void,
   ) {
-    applications.addEventHandler({ onDelete: (app) => this.keep(app, []) });
+    for (const informer of Array.isArray(owners) ? owners : [owners])
+      informer.addEventHandler({ onDelete: (app: KubeObject) => this.keep(app, []) });
   }
 
   /** The kinds `app`'s latest render has objects of: newly seen ones are watched, ones it no longer renders released. */
   keep(app: KubeObject, kinds: readonly ResourceKind[]): void {
-    const appKey = objectKey(app);
+    const appKey = `${app.kind}|${objectKey(app)}`; // an Application and a Component may share a name
     const before = this.kindsOf.get(appKey) ?? new Set<string>();
     const now = new Set<string>();
     for (const kind of kinds) {

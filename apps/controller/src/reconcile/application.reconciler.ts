@@ -1,22 +1,27 @@
 import type { Application } from '#api';
-import { isConflict, type ReconcileContext, type Reconciler, type Request, type Result } from '#runtime';
-import { errorMessage } from '../apply/applier.js';
+import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { APPLICATIONS } from '../constants.js';
+import { requeueOnConflict } from './conflict.js';
 import { finalize } from './finalize.js';
 import { OwnWrites } from './own-writes.js';
 import { ensureFinalizer } from './finalizer.js';
+import { joinApplication, type JoinSources } from './join.js';
+import { releaseFor } from './release.js';
 import { RenderPipeline, type PipelineDeps } from './render-pipeline.js';
 import { resolveApplication, unsupportedFields } from './resolve-application.js';
 
 export interface ReconcilerDeps extends PipelineDeps {
-  /** Whether Applications in this namespace are ours to reconcile (--watch-namespace). */
+  /** Whether objects in this namespace are ours to reconcile (--watch-namespace). */
   inScope(namespace: string): boolean;
+  /** The caches the join of Components and Traits reads. */
+  sources: JoinSources;
 }
 
 /**
  * One reconcile of an Application (DESIGN, "One reconcile of an
- * Application"): read from the cache, resolve, then the render pipeline
- * (render, apply, prune, observe, write status only when it changed).
+ * Application"): read from the cache, join its Components and Traits
+ * (reconcile/join.ts), resolve, then the render pipeline (render, apply,
+ * prune, observe, write status only when it changed).
  */
 export class ApplicationReconciler implements Reconciler {
   private readonly ownWrites = new OwnWrites();
@@ -26,15 +31,8 @@ export class ApplicationReconciler implements Reconciler {
     this.pipeline = new RenderPipeline(deps, APPLICATIONS, this.ownWrites);
   }
 
-  async reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
-    try {
-      return await this.reconcileOnce(request, ctx);
-    } catch (err) {
-      // Someone wrote the Application since the cache saw it: not a failure, just look again.
-      if (!isConflict(err)) throw err;
-      ctx.log.debug('conflict; requeued', { error: errorMessage(err) });
-      return { requeue: true };
-    }
+  reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
+    return requeueOnConflict(ctx, () => this.reconcileOnce(request, ctx));
   }
 
   private async reconcileOnce(request: Request, ctx: ReconcileContext): Promise<Result | void> {
@@ -45,14 +43,25 @@ export class ApplicationReconciler implements Reconciler {
       await this.deps.client.get(APPLICATIONS, request.namespace, request.name),
     );
     if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization
-    if (cached.metadata?.deletionTimestamp) return finalize(this.deps, APPLICATIONS, cached, ctx.log);
-    const app = await ensureFinalizer(this.deps.client, APPLICATIONS, cached);
+    const release = releaseFor(this.deps.sources, cached);
+    if (cached.metadata?.deletionTimestamp)
+      return finalize(this.deps, APPLICATIONS, cached, ctx.log, release);
+    let app = await ensureFinalizer(this.deps.client, APPLICATIONS, cached);
     if (app !== cached) this.ownWrites.remember(key, cached, app);
+    // A rollback renders a stored revision's inputs with its definitions (revisions/revisions.ts).
+    const chosen = await this.deps.revisions.source(app, this.deps.catalog);
+    if (chosen.app !== app) this.ownWrites.remember(key, app, (app = chosen.app));
+    const joined = joinApplication(this.deps.sources, chosen.source.app as unknown as Application);
     return this.pipeline.run(
       {
         owner: app,
-        resolved: resolveApplication(app, this.deps.catalog),
+        resolved: resolveApplication(joined.owner, chosen.source.catalog, joined.objects),
         unsupported: unsupportedFields(app as unknown as Application),
+        extraConditions: joined.conditions,
+        revisionInputs: joined.revisionInputs,
+        fromComponents: joined.fromComponents,
+        release,
+        source: chosen.source,
       },
       ctx,
     );

@@ -24,11 +24,19 @@ export function applicationsUsing(
   byIndex: (value: string) => KubeObject[],
   systemNamespace: string,
 ): (definition: KubeObject) => Request[] {
+  const users = usersOf(byIndex, systemNamespace);
+  return (definition) =>
+    users(definition).map((app) => ({ namespace: app.metadata!.namespace!, name: app.metadata!.name! }));
+}
+
+/** The objects (Applications, Components, Traits) a changed definition concerns, by an index keyed `<Kind>/<name>`. */
+export function usersOf(
+  byIndex: (value: string) => KubeObject[],
+  systemNamespace: string,
+): (definition: KubeObject) => KubeObject[] {
   return (definition) => {
     const ns = definition.metadata?.namespace ?? '';
     const users = byIndex(`${definition.kind}/${definition.metadata?.name}`);
-    return users
-      .filter((app) => ns === systemNamespace || app.metadata?.namespace === ns)
-      .map((app) => ({ namespace: app.metadata!.namespace!, name: app.metadata!.name! }));
+    return users.filter((o) => ns === systemNamespace || o.metadata?.namespace === ns);
   };
 }

@@ -1,5 +1,5 @@
 import type { AppliedResource, ApplicationStatus } from '#api';
-import { type KubeObject, stableStringify } from '#kube-core';
+import { isControlledBy, type KubeObject, stableStringify } from '#kube-core';
 import type { Client, Logger, ResourceKind, Result, RestMapper } from '#runtime';
 import { deleteIfOurs } from '../apply/pruner.js';
 import { removeFinalizer } from './finalizer.js';
@@ -15,11 +15,14 @@ export async function finalize(
   kind: ResourceKind,
   app: KubeObject,
   log: Logger,
+  /** Objects handed to another owner (a Component taking its objects back) instead of deleted: waited for. */
+  release?: (live: KubeObject) => boolean,
 ): Promise<Result | void> {
   const previous = app.status as ApplicationStatus | undefined;
   const pending: AppliedResource[] = [];
   for (const r of previous?.appliedResources ?? []) {
-    if (!(await deleteIfOurs(deps.client, deps.mapper, app, r))) pending.push(r);
+    if (release && (await releasing(deps, app, r, release))) pending.push(r);
+    else if (!(await deleteIfOurs(deps.client, deps.mapper, app, r))) pending.push(r);
   }
   if (pending.length > 0) {
     const status = { ...previous, status: 'deleting' as const, appliedResources: pending };
@@ -29,4 +32,16 @@ export async function finalize(
   }
   await removeFinalizer(deps.client, kind, app);
   log.info('deleted everything it applied; finalizer removed');
+}
+
+/** Whether the recorded object is still the owner's and is being handed to someone else. */
+async function releasing(
+  deps: { client: Client; mapper: RestMapper },
+  owner: KubeObject,
+  r: AppliedResource,
+  release: (live: KubeObject) => boolean,
+): Promise<boolean> {
+  const kind = await deps.mapper.kindFor(r).catch(() => undefined);
+  const live = kind && (await deps.client.get(kind, r.namespace, r.name));
+  return Boolean(live && isControlledBy(live, owner.metadata!.uid!) && release(live));
 }

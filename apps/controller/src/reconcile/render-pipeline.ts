@@ -1,13 +1,17 @@
 import type { AppliedResource, Application, ApplicationStatus } from '#api';
 import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
-import { type KubeObject, stableStringify } from '#kube-core';
+import { isControlledBy, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
-import { applyIntent, type ApplyOutcome } from '../apply/applier.js';
+import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
 import { identityKey, resourceKey } from '../apply/identity.js';
 import { planIntents, unrecordedUnowned } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
+import { ANNOTATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
+import type { RenderSource, Revisions, PendingRevision } from '../revisions/revisions.js';
+import type { JoinedInputs } from '../revisions/snapshot.js';
 import type { ConditionInput } from './conditions.js';
+import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
@@ -22,7 +26,12 @@ export interface PipelineDeps {
   catalog: DefinitionCatalog;
   events: EventRecorder;
   watches: OwnedWatches;
-  now?: () => string;
+  /** ApplicationRevisions and rollback, for owners that pass a `source`. */
+  revisions: Revisions;
+  /** How long a component waits for what it depends on before the controller gives up (--depends-on-timeout). */
+  dependsOnTimeoutMs: number;
+  /** Time of status stamps and dependsOn deadlines (default the wall clock). */
+  clock?: Clock;
 }
 
 /** What one run renders, for whom, and what the owner's kind adds to its status. */
@@ -34,12 +43,22 @@ export interface PipelineInput {
   unsupported: string[];
   /** Conditions of the owner's own (joined Components and Traits), after the standard four. */
   extraConditions?: ConditionInput[];
-  /** Extra rendered inputs the revision hash covers (the joined Components and Traits). */
-  revisionInputs?: unknown;
-  /** May the owner take over this live object, controlled by someone else? (a Component's objects moving in place) */
-  adopt?: (live: KubeObject) => boolean;
-  /** Is this recorded object handed to another owner instead of pruned? (a Component taking its objects back) */
-  release?: (r: AppliedResource) => boolean;
+  /** Extra rendered inputs the revision covers: the joined Components' and Traits' specs, stored in its spec. */
+  revisionInputs?: JoinedInputs;
+  /**
+   * Where the render's inputs come from (an Application's own, or a stored
+   * revision's on rollback): set, revisions are recorded as
+   * ApplicationRevisions; absent (a standalone Component), only numbered.
+   */
+  source?: RenderSource;
+  /**
+   * Component name in the owner → the standalone Component it renders. Their
+   * objects are marked with it (ANNOTATIONS.fromComponent) and taken over in
+   * place from whoever held them: this owner is now the one that renders it.
+   */
+  fromComponents?: ReadonlyMap<string, string>;
+  /** Is this live object, no longer wanted, handed to another owner instead of pruned? (a Component taking its objects back) */
+  release?: (live: KubeObject) => boolean;
 }
 
 /** While something is unhealthy and may not send events (objects in other namespaces), look again this often. */
@@ -77,8 +96,12 @@ export class RenderPipeline {
         resolved.errors.map((e) => e.message),
         unsupported,
         extra,
+        input.source,
       );
-    const revision = nextRevision(app as unknown as Application, resolved.definitions, input.revisionInputs);
+    const pending: PendingRevision = input.source
+      ? await this.deps.revisions.next(app, input.source, resolved.definitions, input.revisionInputs)
+      : { revision: nextRevision(app as unknown as Application, resolved.definitions, input.revisionInputs) };
+    const { revision } = pending;
     let rendered: RenderedApp;
     try {
       rendered = await this.deps.renderer.renderer.render({
@@ -92,11 +115,17 @@ export class RenderPipeline {
         err.errors.map((e) => e.message),
         unsupported,
         extra,
+        input.source,
       );
     }
+    if (input.source) await this.deps.revisions.save(app, input.source, pending);
 
     let recorded = previous?.appliedResources ?? [];
-    const { planned, failed } = await planIntents(rendered, app, this.deps);
+    const from = input.fromComponents ?? new Map<string, string>();
+    const { planned, failed } = await planIntents(markFromComponents(rendered, from), app, this.deps);
+    const names = new Set(from.values());
+    const adopt = (live: KubeObject) =>
+      names.has(live.metadata?.annotations?.[ANNOTATIONS.fromComponent] ?? '');
     const ahead = unrecordedUnowned(planned, recorded);
     if (ahead.length > 0) {
       recorded = [...recorded, ...ahead];
@@ -104,9 +133,18 @@ export class RenderPipeline {
       app = this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status }));
     }
     const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
-    const outcomes = [...failed];
-    for (const p of planned)
-      outcomes.push(await applyIntent(this.deps.client, p.intent, p.live, app, uids, input.adopt));
+    const live: LiveLookup = async (o) =>
+      (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>;
+    const ordered = await applyInOrder(rendered, planned, {
+      apply: (p) => applyIntent(this.deps.client, p.intent, p.live, app, uids, adopt),
+      upToDate: (p) => isUpToDate(p.intent, p.live),
+      health: async (name) => {
+        const only = { ...rendered, components: rendered.components.filter((c) => c.name === name) };
+        return (await observeHealth(only, live, this.health))[0];
+      },
+      recorded,
+    });
+    const outcomes = [...failed, ...ordered.outcomes];
     const { applied, problems, retry, requeue } = await this.record(app, outcomes, recorded, input.release);
     const changed = outcomes.filter((o) => o.result === 'applied');
     if (changed.length > 0) {
@@ -115,12 +153,24 @@ export class RenderPipeline {
       this.deps.events.event(app, 'Normal', 'Applied', `${revision.name}: applied ${objects.join(', ')}`);
     }
 
-    const services = await observeHealth(
-      rendered,
-      async (o) => (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>,
-      this.health,
+    const timeout = this.deps.dependsOnTimeoutMs;
+    const { waits, timedOutNow, nextDeadlineMs } = dependencyWaits(
+      ordered.held,
+      previous?.waiting,
+      revision.revision,
+      this.clock.now(),
+      timeout,
     );
-    const status = await this.writeStatus(app, {
+    for (const w of timedOutNow)
+      this.deps.events.event(app, 'Warning', 'DependencyTimeout', describeWait(w, ordered.held, timeout));
+    const usesDependsOn = rendered.app.components.some((c) => c.dependsOn.length > 0);
+    const services = withWaits(
+      await observeHealth(rendered, live, this.health),
+      waits,
+      ordered.held,
+      timeout,
+    );
+    const written = await this.writeStatus(app, {
       generation: app.metadata?.generation,
       renderErrors: [],
       revision,
@@ -128,11 +178,25 @@ export class RenderPipeline {
       applied,
       services,
       unsupported,
-      extra,
+      waits,
+      extra: [
+        ...extra,
+        ...(usesDependsOn ? [dependsOnCondition(waits, ordered.held, timeout)] : []),
+        ...(input.source ? optional(this.deps.revisions.condition(previous, input.source, pending)) : []),
+      ],
     });
+    if (input.source) {
+      const finished = await this.deps.revisions.finish(written.app, input.source, pending);
+      if (finished !== written.app) this.writeOwn(written.app, finished);
+    }
     if (requeue) return requeue;
     if (retry) return { requeue: true };
-    if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
+    if (written.status.status !== 'running')
+      return { requeueAfter: Math.min(UNHEALTHY_RECHECK_MS, nextDeadlineMs ?? UNHEALTHY_RECHECK_MS) };
+  }
+
+  private get clock(): Clock {
+    return this.deps.clock ?? realClock;
   }
 
   /**
@@ -158,12 +222,11 @@ export class RenderPipeline {
       // Prune only against the newest spec: if the app changed since this render, the next reconcile decides.
       if (await this.isLatest(app)) {
         // Released objects are not deleted: their Component takes them over in place; until then they stay recorded.
-        const released = unwanted.filter((r) => release?.(r));
+        const released = await this.released(app, unwanted, release);
         const keep = new Set([...wanted, ...released.map(resourceKey)]);
         const pruned = await prune(this.deps.client, this.deps.mapper, app, recorded, keep);
-        const stillOurs = await this.stillControlled(app, released);
-        applied.push(...pruned.kept, ...stillOurs);
-        if (stillOurs.length > 0) requeue = { requeueAfter: RELEASE_RECHECK_MS };
+        applied.push(...pruned.kept, ...released);
+        if (released.length > 0) requeue = { requeueAfter: RELEASE_RECHECK_MS };
         problems.push(...pruned.errors);
         retry ||= pruned.errors.length > 0;
         if (pruned.deleted.length > 0)
@@ -188,13 +251,17 @@ export class RenderPipeline {
     return { applied, problems, retry, requeue };
   }
 
-  /** The recorded objects that still exist and are still controlled by `owner`. */
-  async stillControlled(owner: KubeObject, records: readonly AppliedResource[]): Promise<AppliedResource[]> {
+  /** The recorded objects still controlled by `owner` that `release` hands to someone else. */
+  private async released(
+    owner: KubeObject,
+    records: readonly AppliedResource[],
+    release: PipelineInput['release'],
+  ): Promise<AppliedResource[]> {
+    if (!release) return [];
     const out: AppliedResource[] = [];
     for (const r of records) {
       const live = await this.live({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
-      const controller = live?.metadata?.ownerReferences?.find((o) => o.controller);
-      if (live && controller?.uid === owner.metadata?.uid) out.push(r);
+      if (live && isControlledBy(live, owner.metadata!.uid!) && release(live)) out.push(r);
     }
     return out;
   }
@@ -204,7 +271,12 @@ export class RenderPipeline {
     errors: string[],
     unsupported: string[],
     extra: ConditionInput[],
+    source: RenderSource | undefined,
   ): Promise<void> {
+    if (source) {
+      const abandoned = await this.deps.revisions.abandon(app, source, errors);
+      if (abandoned !== app) app = this.writeOwn(app, abandoned);
+    }
     const previous = app.status as ApplicationStatus | undefined;
     const before = previous?.conditions?.find((c) => c.type === 'Rendered');
     const message = errors.join('\n');
@@ -215,24 +287,35 @@ export class RenderPipeline {
       renderErrors: errors,
       applyProblems: [],
       unsupported,
-      extra,
+      extra: [...extra, ...(source ? optional(this.deps.revisions.condition(previous, source)) : [])],
     });
     // Nothing to retry: the next change of the app or a definition enqueues it again.
   }
 
-  /** Writes the owner's status when it differs from what it has; returns the status wanted. */
-  async writeStatus(app: KubeObject, o: Observation): Promise<ApplicationStatus> {
+  /**
+   * Writes the owner's status when it differs from what it has; returns the
+   * status wanted and the owner as written (unchanged when the status was).
+   */
+  async writeStatus(
+    app: KubeObject,
+    o: Observation,
+  ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
     return this.writeStatusAs(app, nextStatus(app.status as ApplicationStatus | undefined, o, this.now()));
   }
 
-  async writeStatusAs(app: KubeObject, status: ApplicationStatus): Promise<ApplicationStatus> {
-    if (stableStringify(status) !== stableStringify(app.status ?? {}))
-      this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status }));
-    return status;
+  async writeStatusAs(
+    app: KubeObject,
+    status: ApplicationStatus,
+  ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
+    if (stableStringify(status) === stableStringify(app.status ?? {})) return { status, app };
+    return {
+      status,
+      app: this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status })),
+    };
   }
 
   now(): string {
-    return (this.deps.now ?? (() => new Date().toISOString()))();
+    return new Date(this.clock.now()).toISOString();
   }
 
   /** Remembers a write of the owner so the next reconcile does not start from the stale cache. */
@@ -262,6 +345,21 @@ export class RenderPipeline {
     return fresh.metadata?.generation === app.metadata?.generation;
   }
 }
+
+/** The rendered objects of Components with their mark (copies: the render cache's objects stay untouched). */
+function markFromComponents(rendered: RenderedApp, from: ReadonlyMap<string, string>): RenderedApp {
+  if (from.size === 0) return rendered;
+  const objects = rendered.objects.map((o) => {
+    const component = from.get(o.component);
+    if (!component) return o;
+    const metadata = o.object.metadata ?? {};
+    const annotations = { ...metadata.annotations, [ANNOTATIONS.fromComponent]: component };
+    return { ...o, object: { ...o.object, metadata: { ...metadata, annotations } } };
+  });
+  return { ...rendered, objects };
+}
+
+const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
 
 export function describeRef(r: AppliedResource): string {
   return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;

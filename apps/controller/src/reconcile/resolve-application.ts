@@ -5,6 +5,7 @@ import {
   resolveObjects,
   type AppSpec,
   type DefinitionCatalog,
+  type OamObject,
   type RenderError,
 } from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
@@ -18,14 +19,19 @@ export interface Resolved {
 }
 
 /**
- * Validates the cached Application and joins it with its definitions (the
- * renderer's resolve step, fed from the caches instead of files).
+ * Validates the cached Application (or standalone Component) and joins it
+ * with its definitions and `joined` Components and Traits (the renderer's
+ * resolve step, fed from the caches instead of files).
  */
-export function resolveApplication(app: KubeObject, catalog: DefinitionCatalog): Resolved {
+export function resolveApplication(
+  app: KubeObject,
+  catalog: DefinitionCatalog,
+  joined: readonly OamObject[] = [],
+): Resolved {
   // No file: messages start at the object (`Application "hello", components[0] ...`).
   const classified = classifyObject({ object: deepCopy(app) as never, source: inMemorySource('') });
   if (!classified.value) return { errors: classified.errors, warnings: [], definitions: [] };
-  const resolved = resolveObjects([classified.value], catalog);
+  const resolved = resolveObjects([classified.value, ...joined], catalog);
   const spec = resolved.apps[0];
   if (resolved.errors.length > 0 || !spec)
     return { errors: resolved.errors, warnings: resolved.warnings, definitions: [] };

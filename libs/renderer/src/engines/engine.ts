@@ -1,4 +1,5 @@
 import { type TypedObject } from '#kube-core';
+import type { ValidateOptions, ValidationResult } from '../params/types.js';
 
 /**
  * KubeVela's `context` for a template. Every key is always present (possibly
@@ -89,8 +90,13 @@ export type ParameterSchema = Record<string, unknown>;
 export interface CompiledTemplate {
   /** `ComponentDefinition/webservice`-style label for error messages. */
   readonly definition: string;
-  /** The parameter schema (from CUE's OpenAPI export, or the Handlebars JSON Schema). */
+  /** The parameter schema (exported from CUE's value, or the Handlebars JSON Schema). */
   parameterSchema(): Promise<ParameterSchema>;
+  /**
+   * Checks properties by the engine's own rules (CUE: unification with `parameter`).
+   * Without it, the renderer validates against `parameterSchema()`.
+   */
+  validate?(properties: Record<string, unknown>, options?: ValidateOptions): Promise<ValidationResult>;
   evaluate(request: TemplateRequest): Promise<TemplateResult>;
 }
 

@@ -5,13 +5,13 @@ import { realClock, type Clock, type TimerHandle } from '#kube-core';
  * The message protocol between the pool and a worker:
  * worker → pool `{ type: 'ready' }` once it can take tasks (after any slow setup);
  * pool → worker `{ id, task }`; worker → pool `{ id, ok: true, value }` or
- * `{ id, ok: false, error, fatal? }`. `fatal` says the worker is unusable from
+ * `{ id, ok: false, error, errors?, fatal? }`. `fatal` says the worker is unusable from
  * now on (e.g. its WebAssembly runtime died): the pool replaces it.
  */
 export type WorkerReply =
   | { type: 'ready' }
   | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: string; fatal?: boolean };
+  | { id: number; ok: false; error: string; errors?: unknown; fatal?: boolean };
 
 export interface WorkerPoolOptions {
   /** How many workers run at most. */
@@ -40,7 +40,11 @@ export class WorkerCrashError extends Error {
 
 /** The task itself failed; the worker is fine and stays in the pool. */
 export class WorkerTaskError extends Error {
-  constructor(message: string) {
+  /** `details`: the worker's structured account of the failure (its reply's `errors`), if any. */
+  constructor(
+    message: string,
+    readonly details?: unknown,
+  ) {
     super(message);
     this.name = 'WorkerTaskError';
   }
@@ -161,7 +165,7 @@ export class WorkerPool<TTask, TResult> {
       job.reject(new WorkerCrashError(msg.error));
       this.retire(slot);
       return;
-    } else job.reject(new WorkerTaskError(msg.error));
+    } else job.reject(new WorkerTaskError(msg.error, msg.errors));
     if (this.queue.length === 0) slot.worker.unref();
     this.dispatch();
   }

@@ -130,7 +130,7 @@ describe('evaluateHealth', () => {
       engine,
     );
     expect(result.healthy).toBe(false);
-    expect(result.message).toMatch(/^health policy failed: .*healthPolicy: isHealth: /);
+    expect(result.message).toMatch(/^health policy failed: .*healthPolicy, template line 1: isHealth: /);
   });
 
   it('requires isHealth to be a bool', async () => {

@@ -1,7 +1,6 @@
 import { type TypedObject } from '#kube-core';
-import type { CueEngine } from '../engines/cue/index.js';
+import { healthRequest, type CueEngine } from '../engines/cue/index.js';
 import type { RenderContext } from '../engines/engine.js';
-import { TemplateSource } from '../engines/cue/index.js';
 
 /** A definition's `status` section, KubeVela's shape: CUE that reads `context.output`. */
 export interface HealthPolicy {
@@ -45,8 +44,8 @@ export async function evaluateHealth(
   const field = async (label: string, cue: string | undefined, name: string) => {
     if (!cue?.trim()) return { value: undefined };
     try {
-      const source = new TemplateSource(cue).forEvaluation(parameter, context, [name]);
-      return { value: (await engine.evaluateSource(label, source))[name] };
+      const request = healthRequest({ source: cue, parameter, context, fields: [name] });
+      return { value: (await engine.evaluateSource(label, request))[name] };
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }

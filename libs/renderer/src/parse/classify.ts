@@ -38,13 +38,26 @@ export const INPUT_KINDS = Object.keys(SCHEMAS) as OamObject['kind'][];
  * Checks an object against its kind's schema. Every problem is reported
  * (not just the first), each with the line of the offending field.
  */
-export function classifyObject(item: SourcedObject): { value?: OamObject; errors: RenderError[] } {
+/**
+ * KubeVela kinds a definitions folder holds beside ours: accepted as input and
+ * listed as not run, never an error.
+ */
+export const NOT_RUN_KINDS: readonly string[] = ['WorkflowStepDefinition', 'PolicyDefinition'];
+
+export function classifyObject(item: SourcedObject): {
+  value?: OamObject;
+  errors: RenderError[];
+  /** A kind that is accepted but not run (NOT_RUN_KINDS): its description. */
+  notRun?: string;
+} {
   const { object, source } = item;
   const where = { file: source.file, line: source.line, object: describeObject(object) };
   if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') {
     return { errors: [new RenderError('not a Kubernetes object: apiVersion and kind are required', where)] };
   }
   const kind = object.kind as OamObject['kind'];
+  if (NOT_RUN_KINDS.includes(object.kind) && object.apiVersion.startsWith(`${GROUP}/`))
+    return { errors: [], notRun: `${describeObject(object)} (${source.file}:${source.line})` };
   if (!(kind in SCHEMAS) || !object.apiVersion.startsWith(`${GROUP}/`)) {
     const detail =
       `unknown kind "${object.kind}" (apiVersion ${object.apiVersion}); ` +

@@ -1,4 +1,4 @@
-import type { RenderError } from '../errors.js';
+import { RenderError } from '../errors.js';
 import { classifyObject, type OamObject } from './classify.js';
 import { DEFAULT_YAML_LIMITS, loadYamlDocuments, type YamlLimits } from './load-yaml.js';
 import type { SourceFile } from './source.js';
@@ -18,9 +18,10 @@ export { formatPath, describeValue } from './field-path.js';
 export function parseSources(
   files: readonly SourceFile[],
   limits: YamlLimits = DEFAULT_YAML_LIMITS,
-): { objects: OamObject[]; errors: RenderError[] } {
+): { objects: OamObject[]; errors: RenderError[]; warnings: RenderError[] } {
   const objects: OamObject[] = [];
   const errors: RenderError[] = [];
+  const notRun: string[] = [];
   for (const file of files) {
     const loaded = loadYamlDocuments(file, limits);
     errors.push(...loaded.errors);
@@ -28,7 +29,19 @@ export function parseSources(
       const result = classifyObject(item);
       errors.push(...result.errors);
       if (result.value) objects.push(result.value);
+      if (result.notRun) notRun.push(result.notRun);
     }
   }
-  return { objects, errors };
+  return { objects, errors, warnings: notRun.length > 0 ? [notRunWarning(notRun)] : [] };
+}
+
+/** One warning for every workflow step and policy definition given: accepted, not run. */
+function notRunWarning(objects: readonly string[]): RenderError {
+  const shown = objects.slice(0, 10).join(', ');
+  const more = objects.length > 10 ? ` and ${objects.length - 10} more` : '';
+  return new RenderError(
+    `not run (rendering runs no workflow steps or policies): ${shown}${more}`,
+    {},
+    'user',
+  );
 }

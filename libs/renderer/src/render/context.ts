@@ -8,11 +8,31 @@ export interface ClusterInfo {
   version: ClusterVersion;
 }
 
-/** The embedded API server's version (it reports v1.37.2), so a dry run renders as `oam up` would. */
+/**
+ * What a dry run (`oam render`) renders for unless told otherwise (`--kube-version`): the
+ * embedded API server's version (it reports v1.37.2), so a dry run renders as `oam up` would.
+ * Fixed, so render output never depends on the machine it runs on.
+ */
 export const DEFAULT_CLUSTER: ClusterInfo = {
   name: 'local',
   version: { major: 1, minor: 37, gitVersion: 'v1.37.2', platform: 'linux/amd64' },
 };
+
+/**
+ * `1.30`, `1.30.4` or `v1.30.4` (Helm's `--kube-version`) as KubeVela's clusterVersion;
+ * undefined when it is none of these.
+ */
+export function parseKubeVersion(text: string): ClusterVersion | undefined {
+  const m = /^v?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,6}))?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [major, minor, patch] = [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+  return {
+    major,
+    minor,
+    gitVersion: `v${major}.${minor}.${patch}`,
+    platform: DEFAULT_CLUSTER.version.platform,
+  };
+}
 
 /**
  * A server's `/version` answer in KubeVela's shape: `minor: "37+"` (as some

@@ -110,7 +110,7 @@ spec:
 `;
     const result = await render(app);
     expect(result.errors.map((e) => e.message)).toEqual([
-      'app.yaml:26: Application "shop", components[0] "a" (cm): properties.name: required',
+      'app.yaml:26: Application "shop", components[0] "a" (cm): properties.name: required (expected string)',
     ]);
   });
 
@@ -128,7 +128,7 @@ parameter: x: string`,
       `${broken}apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n    - name: c\n      type: broken\n      properties: {x: a}\n`,
     );
     expect(result.errors.map((e) => e.message)).toEqual([
-      `app.yaml:20: Application "shop", components[0] "c" (broken): definition error: ComponentDefinition "broken", template line 4: expected operand, found '}' (and 1 more errors)`,
+      `app.yaml:20: Application "shop", components[0] "c" (broken): definition error: ComponentDefinition "broken", template line 4: expected operand, found '}' (and 1 more error)`,
     ]);
   });
 

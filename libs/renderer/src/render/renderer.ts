@@ -65,7 +65,7 @@ export class Renderer {
     options: RenderOptions,
     warnings: RenderError[],
   ): Promise<RenderedComponent> {
-    const context = componentContext(app, component, this.cluster);
+    const context = componentContext(app, component, options.cluster ?? this.cluster);
     const base = await this.evaluate(
       component.definition,
       component.properties,
@@ -165,11 +165,13 @@ export class Renderer {
   ): Promise<TemplateResult> {
     try {
       const template: CompiledTemplate = this.options.compiler.compile(definition);
-      const schema = await template.parameterSchema();
-      const checked = validateProperties(schema, properties, {
-        strict: options.strict,
-        applyDefaults: Boolean(definition.spec.schematic.handlebars),
-      });
+      // CUE decides for CUE templates (its schema only words and warns); Handlebars has its schema.
+      const checked = template.validate
+        ? await template.validate(properties, { strict: options.strict })
+        : validateProperties(await template.parameterSchema(), properties, {
+            strict: options.strict,
+            applyDefaults: Boolean(definition.spec.schematic.handlebars),
+          });
       const issue = (i: { message: string; path: string }) => new RenderError(i.message, { path: i.path });
       warnings.push(
         ...checked.issues.filter((i) => i.severity === 'warning').map((i) => locate(issue(i), subject)),

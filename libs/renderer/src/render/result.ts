@@ -2,6 +2,7 @@ import { type TypedObject } from '#kube-core';
 import type { RenderContext } from '../engines/engine.js';
 import { RenderErrors, type RenderError } from '../errors.js';
 import type { AppSpec } from '../resolve/index.js';
+import type { ClusterInfo } from './context.js';
 
 export interface RenderedObject {
   object: TypedObject;
@@ -39,6 +40,12 @@ export interface RenderedApp {
 export interface RenderOptions {
   /** Unknown properties are errors instead of warnings. */
   strict?: boolean;
+  /**
+   * The cluster this render is for (templates see its version as `context.clusterVersion`);
+   * default: the renderer's own (`RendererOptions.cluster`, else DEFAULT_CLUSTER).
+   * The controller passes the live cluster's (`clusterVersionOf` its `/version`).
+   */
+  cluster?: ClusterInfo;
 }
 
 /**

@@ -1,10 +1,14 @@
 import { Command, Option } from 'commander';
 
+/** DEFAULT_CLUSTER's version (#renderer), repeated to keep `oam --help` from loading the renderer. */
+export const DEFAULT_KUBE_VERSION = '1.37';
+
 export interface RenderFlags {
   file: string[];
   output: 'yaml' | 'json';
   strict: boolean;
   namespace?: string;
+  kubeVersion?: string;
 }
 
 /** `oam render`: a dry run with no cluster; prints what `oam up` would apply. */
@@ -21,6 +25,10 @@ export function registerRender(program: Command): void {
     .addOption(new Option('-o, --output <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
     .option('--strict', 'treat unknown properties as errors, not warnings', false)
     .option('-n, --namespace <name>', 'namespace for objects that name none', 'default')
+    .option(
+      '--kube-version <X.Y>',
+      `Kubernetes version templates see as context.clusterVersion (default ${DEFAULT_KUBE_VERSION})`,
+    )
     .action(async (flags: RenderFlags) => {
       const { runRender } = await import('./render.action.js');
       process.exitCode = await runRender(flags);

@@ -1,5 +1,11 @@
 import { BuiltinDefinitionsError, loadBuiltinDefinitions } from '#definitions';
-import { createRenderer, renderSources } from '#renderer';
+import {
+  createRenderer,
+  DEFAULT_CLUSTER,
+  parseKubeVersion,
+  renderSources,
+  type ClusterInfo,
+} from '#renderer';
 import { readInputs } from '../../io/read-inputs.js';
 import { formatObjects } from '../../output/print-objects.js';
 import { reportProblems } from '../../output/report.js';
@@ -8,17 +14,20 @@ import type { RenderFlags } from './index.js';
 
 /** Exit 0 with the objects on stdout, or 1 with every error on stderr and nothing on stdout. */
 export async function runRender(flags: RenderFlags): Promise<number> {
+  const cluster = clusterOf(flags.kubeVersion);
   const files = await readInputs(flags.file);
   const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
     // A broken built-in is our bug, but it should still read like any other error.
     throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
   });
-  const handle = createRenderer();
+  // One worker: a one-shot render pays for loading the CUE module once, not once per worker.
+  const handle = createRenderer({ poolSize: 1 });
   try {
     const result = await renderSources(files, handle.renderer, {
       builtins,
       strict: flags.strict,
       defaultNamespace: flags.namespace,
+      cluster,
     });
     reportProblems(result.errors, result.warnings);
     if (result.errors.length > 0) return 1;
@@ -28,4 +37,12 @@ export async function runRender(flags: RenderFlags): Promise<number> {
   } finally {
     await handle.close();
   }
+}
+
+/** `--kube-version X.Y`: the cluster templates render for; without it, the fixed default. */
+function clusterOf(flag: string | undefined): ClusterInfo {
+  if (flag === undefined) return DEFAULT_CLUSTER;
+  const version = parseKubeVersion(flag);
+  if (!version) throw new UserError(`--kube-version: expected MAJOR.MINOR such as 1.30, got "${flag}"`);
+  return { ...DEFAULT_CLUSTER, version };
 }

@@ -1,6 +1,5 @@
-import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { Clock, TypedObject } from '#kube-core';
+import { hashOf } from '#kube-core';
 import type {
   CompiledTemplate,
   EngineOptions,
@@ -10,23 +9,10 @@ import type {
   TemplateResult,
 } from '../engine.js';
 import { RenderError, RenderErrors } from '../../errors.js';
-import { WorkerPool, WorkerTaskError } from '../worker-pool.js';
-import { cleanCueMessage, toRenderError } from './cue-errors.js';
-import { parameterSchemaFromOpenApi } from './parameter-schema.js';
-import { extractPatchKeys } from './patch-keys.js';
-import {
-  declarationLine,
-  errorPath,
-  firstMessage,
-  sourcePosition,
-  syntaxErrorLine,
-} from './template-lines.js';
-import { TemplateSource } from './template-source.js';
-
-export interface CueTask {
-  op: 'json' | 'openapi';
-  source: string;
-}
+import { addPatchMarker, markEachList } from '../../patch/index.js';
+import type { ValidateOptions, ValidationResult } from '../../params/index.js';
+import { cueIssues, toRenderErrors } from './cue-errors.js';
+import { createCue14Pool, type Cue14Pool, type Cue14Render } from './v14/cue14-pool.js';
 
 export interface CueEngineOptions extends EngineOptions {
   /** Worker threads evaluating CUE; default: the number of CPUs, at most 2. */
@@ -38,115 +24,129 @@ export interface CueEngineOptions extends EngineOptions {
 export interface CueEngine {
   compile(definition: string, template: string): CueTemplate;
   /**
-   * Evaluates a whole CUE source (under the same time limit, in the same
-   * pool) and returns its JSON export. For CUE that is not a component or
-   * trait template, e.g. health policies. Errors are RenderErrors naming `definition`.
+   * Evaluates a health request (see `healthRequest`) under the same time limit,
+   * in the same pool, and returns the fields it names. The request is one
+   * string so that callers can cache by it. Errors are RenderErrors naming `label`.
    */
-  evaluateSource(definition: string, source: string): Promise<Record<string, unknown>>;
+  evaluateSource(label: string, request: string): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
-export interface CueTemplate extends CompiledTemplate {
-  /** The `// +patchKey=` / `// +patchStrategy=` markers of the template's `patch`. */
-  readonly patchKeys: PatchKeys;
+export type CueTemplate = CompiledTemplate;
+
+/** What `evaluateSource` evaluates: CUE (a health policy) with `parameter` and `context` filled in. */
+export interface HealthRequest {
+  source: string;
+  parameter: Record<string, unknown>;
+  context: Record<string, unknown>;
+  /** The top-level fields to return (`isHealth`, `message`). */
+  fields: string[];
 }
 
-const WORKER_FILE = new URL('./cue.worker.mjs', import.meta.url);
+/** The one-string form of a health request that `CueEngine.evaluateSource` takes. */
+export function healthRequest(request: HealthRequest): string {
+  return JSON.stringify(request);
+}
 
-/** The CUE engine: KubeVela templates evaluated by cue-wasm in worker threads with a hard time limit. */
+/**
+ * The CUE engine: KubeVela templates evaluated by CUE v0.14.1 (our own
+ * WebAssembly build, ./v14) in worker threads with a hard time limit. The
+ * WebAssembly module loads in a worker on the first evaluation, not before.
+ */
 export function createCueEngine(options: CueEngineOptions): CueEngine {
-  const size = options.poolSize ?? Math.max(1, Math.min(2, availableParallelism()));
-  const pool = new WorkerPool<CueTask, string>({
-    size,
-    createWorker: () => new Worker(WORKER_FILE),
+  const pool = createCue14Pool({
+    timeoutMs: options.timeoutMs,
+    size: options.poolSize,
     clock: options.clock,
   });
-  /** The first error compiling `source`, if any: what syntaxErrorLine bisects with. */
-  const firstError = async (source: string): Promise<string | undefined> => {
-    try {
-      await pool.run({ op: 'json', source }, options.timeoutMs);
-      return undefined;
-    } catch (err) {
-      return err instanceof WorkerTaskError ? firstMessage(err.message) : undefined;
-    }
-  };
-  const run: Runner = async (definition, task, template) => {
-    try {
-      return await pool.run(task, options.timeoutMs);
-    } catch (err) {
-      const line = template && (await failureLine(err, template, firstError));
-      throw toRenderError(definition, err, task.source, line);
-    }
-  };
   return {
-    compile: (definition, template) => new CompiledCueTemplate(definition, new TemplateSource(template), run),
-    evaluateSource: async (definition, source) => JSON.parse(await run(definition, { op: 'json', source })),
+    compile: (definition, template) => new CompiledCueTemplate(definition, template, pool),
+    evaluateSource: async (label, request) => {
+      const { source, parameter, context, fields } = JSON.parse(request) as HealthRequest;
+      // A policy may read `parameter` without declaring it.
+      const text = `${source}\nparameter: _\n`;
+      try {
+        return await pool.evaluate(text, parameter, context, fields);
+      } catch (err) {
+        throw failure(toRenderErrors(label, err, text));
+      }
+    },
     close: () => pool.close(),
   };
 }
 
-/** Runs a task in the pool; with the template given, a definition error names its template line. */
-type Runner = (definition: string, task: CueTask, template?: TemplateSource) => Promise<string>;
+/** Validation results kept per template: the renderer checks unchanged properties on every render. */
+const MAX_CHECKED = 200;
 
-/** The template line of a failed evaluation: the field its message names, else the syntax error's line. */
-async function failureLine(
-  err: unknown,
-  template: TemplateSource,
-  firstError: (source: string) => Promise<string | undefined>,
-): Promise<number | undefined> {
-  if (!(err instanceof WorkerTaskError)) return undefined;
-  const position = sourcePosition(err.message, template.text);
-  if (position) return position;
-  const path = errorPath(cleanCueMessage(err.message));
-  if (path) return declarationLine(path, template.declarations);
-  return syntaxErrorLine(template.text, firstError);
-}
-
-/** One template: its source scanned once, its parameter schema exported once, evaluated many times. */
+/** One template: compiled once per worker, its parameter schema exported once, evaluated many times. */
 class CompiledCueTemplate implements CueTemplate {
   private schema?: Promise<ParameterSchema>;
-  private keys?: PatchKeys;
+  private readonly checked = new Map<string, Promise<ValidationResult>>();
 
   constructor(
     readonly definition: string,
-    private readonly source: TemplateSource,
-    private readonly run: Runner,
+    private readonly source: string,
+    private readonly pool: Cue14Pool,
   ) {}
 
-  get patchKeys(): PatchKeys {
-    this.keys ??= extractPatchKeys(this.source.declarations, this.source.text);
-    return this.keys;
-  }
-
+  /**
+   * A JSON Schema of `parameter` (for docs, editors, the catalog and unknown-field
+   * warnings), read from CUE's evaluated value. Not what decides validity: `validate` is.
+   */
   parameterSchema(): Promise<ParameterSchema> {
-    this.schema ??= this.exportSchema().catch((err: unknown) => {
+    this.schema ??= this.pool.schema(this.source).catch((err: unknown) => {
       this.schema = undefined; // a timeout may be transient: let the next caller try again
-      throw err;
+      throw failure(toRenderErrors(this.definition, err, this.source));
     });
     return this.schema;
   }
 
+  /**
+   * CUE decides: the properties unified with `parameter`, every error with its
+   * field path (worded by the schema where it says the same thing more plainly).
+   * The schema adds unknown-field warnings; if it cannot be exported, nothing is lost
+   * but those.
+   */
+  validate(properties: Record<string, unknown>, options: ValidateOptions = {}): Promise<ValidationResult> {
+    const key = hashOf({ properties, strict: Boolean(options.strict) });
+    let found = this.checked.get(key);
+    if (!found) {
+      found = this.check(properties, options);
+      found.catch(() => this.checked.delete(key));
+      if (this.checked.size >= MAX_CHECKED) this.checked.delete(this.checked.keys().next().value!);
+      this.checked.set(key, found);
+    }
+    return found;
+  }
+
+  private async check(
+    properties: Record<string, unknown>,
+    options: ValidateOptions,
+  ): Promise<ValidationResult> {
+    const [vet, schema] = await Promise.all([
+      this.pool.vet(this.source, properties).catch((err: unknown) => {
+        throw failure(toRenderErrors(this.definition, err, this.source));
+      }),
+      this.parameterSchema().catch(() => undefined),
+    ]);
+    return { value: properties, issues: cueIssues(vet, schema, properties, options.strict ?? false) };
+  }
+
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
-    const source = this.source.forEvaluation(request.parameter, request.context, EXPORTED);
-    const json = await this.run(this.definition, { op: 'json', source }, this.source);
-    const value = JSON.parse(json) as Record<string, unknown>;
+    let value: Cue14Render;
+    try {
+      value = await this.pool.render(this.source, request.parameter, request.context);
+    } catch (err) {
+      throw failure(toRenderErrors(this.definition, err, this.source));
+    }
     const errs = templateErrs(this.definition, value.errs);
     if (errs.length > 0) throw new RenderErrors(errs);
     return {
       output: this.object(value.output, 'output'),
       outputs: this.objects(value.outputs),
       patch: this.map(value.patch, 'patch'),
-      patchKeys: this.patchKeys,
+      patchKeys: patchKeysOf(value),
     };
-  }
-
-  private async exportSchema(): Promise<ParameterSchema> {
-    const openapi = await this.run(
-      this.definition,
-      { op: 'openapi', source: this.source.forSchema() },
-      this.source,
-    );
-    return parameterSchemaFromOpenApi(openapi, this.source.declarations, this.source.openStructs);
   }
 
   private map(value: unknown, field: string): Record<string, unknown> | undefined {
@@ -180,8 +180,19 @@ class CompiledCueTemplate implements CueTemplate {
   }
 }
 
-/** What an evaluation exports: the results KubeVela reads, `parameter` (to check it first) and `errs`. */
-const EXPORTED = ['output', 'outputs', 'patch', 'parameter', 'errs'];
+/** One error as itself, several as RenderErrors. */
+function failure(errors: RenderError[]): RenderError | RenderErrors {
+  return errors.length === 1 ? errors[0] : new RenderErrors(errors);
+}
+
+/** KubeVela's `+patchKey=`/`+patchStrategy=` markers and the `[...X]` lists of an evaluated patch. */
+function patchKeysOf(value: Cue14Render): PatchKeys {
+  const keys: PatchKeys = {};
+  for (const m of value.patchMarks ?? [])
+    addPatchMarker(keys, m.path, m.kind === 'patchKey' ? 'Key' : 'Strategy', m.value);
+  for (const path of value.each ?? []) markEachList(keys, path);
+  return keys;
+}
 
 /**
  * KubeVela's `errs: [...string]`: a template's own verdict on the

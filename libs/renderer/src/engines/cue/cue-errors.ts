@@ -1,115 +1,194 @@
-import { CONTEXT_KEYS } from '../engine.js';
-import { RenderError } from '../../errors.js';
-import { WorkerCrashError, WorkerTimeoutError } from '../worker-pool.js';
-import { tokenizeDeep, type Token } from './cue-lexer.js';
-import { contextKeyLine } from './template-lines.js';
-
-/** Every `context.<key>` / `context["<key>"]` the source reads, in order, without duplicates. */
-export function contextKeysRead(source: string): string[] {
-  const keys = new Set<string>();
-  for (const tokens of tokenizeDeep(source)) collectContextKeys(tokens, keys);
-  return [...keys];
-}
-
-function collectContextKeys(tokens: Token[], keys: Set<string>): void {
-  tokens.forEach((t, i) => {
-    if (t.kind !== 'ident' || t.text !== 'context' || tokens[i - 1]?.text === '.') return;
-    const next = tokens[i + 1];
-    const key = tokens[i + 2];
-    if (next?.text === '.' && key?.kind === 'ident' && next.start + 1 === key.start) keys.add(key.text);
-    else if (next?.text === '[' && key?.kind === 'string' && tokens[i + 3]?.text === ']') {
-      keys.add(key.text.replace(/^"|"$/g, ''));
-    }
-  });
-}
+import { CONTEXT_KEYS, type ParameterSchema } from '../engine.js';
+import { RenderError, RenderErrors } from '../../errors.js';
+import { WorkerCrashError, WorkerTaskError, WorkerTimeoutError } from '../worker-pool.js';
+import { validateProperties, type ParamIssue } from '../../params/index.js';
+import { unknownFields } from '../../params/unknown-fields.js';
+import { childPath, ROOT } from '../../params/property-path.js';
+import type { Cue14Error, Cue14Vet } from './v14/cue14-pool.js';
 
 export function missingContextKeyError(key: string): string {
   return `context.${key} is not provided by this platform (provided: ${CONTEXT_KEYS.join(', ')})`;
 }
 
-/**
- * CUE's message made readable: no marshal prefix, no names of the hidden
- * fields we introduced (`_exposePorts` reads `exposePorts` again), one line.
- */
+/** CUE's message made readable: what "incomplete" means here, one line. */
 export function cleanCueMessage(raw: string): string {
-  return (
-    raw
-      .replace(/^cue: marshal error: /, '')
-      // A source position: reported as the template line instead (see template-lines.ts).
-      .replace(/^\d+:\d+: /, '')
-      .replace(
-        /cannot convert incomplete value "(.*?)" to JSON/g,
-        'incomplete value $1 (no concrete value was given)',
-      )
-      .replace(/(^|[\s."(])_context\b/g, '$1context')
-      .replace(/#parameter\b/g, 'parameter')
-      .replace(/(^|[\s."(])_([A-Za-z][\w$]*)(?=[.:\s]|$)/g, '$1$2')
-      .replace(
-        /(\d+) errors in empty disjunction:( \(and \d+ more errors?\))?/g,
-        'matches none of the allowed values ($1 errors in empty disjunction)',
-      )
-      .replace(/\s*\n\s*/g, '; ')
-      .trim()
-  );
+  return raw
+    .replace(/^cue: marshal error: /, '')
+    .replace(
+      /cannot convert incomplete value "(.*?)" to JSON/g,
+      'incomplete value $1 (no concrete value was given)',
+    )
+    .replace(
+      /(\d+) errors in empty disjunction:?( \(and \d+ more errors?\))?/g,
+      'matches none of the allowed values ($1 errors in empty disjunction)$2',
+    )
+    .replace(/\s*\n\s*/g, '; ')
+    .trim();
 }
 
 const USER_CONFLICT =
   /none of the allowed|conflicting values|invalid value|out of bound|empty disjunction|does not match|not allowed|mismatched types/;
 
 /**
- * Turns a failed evaluation into the error the renderer reports: a context
- * key we do not provide, a parameter value the template rejects (the user's
- * fault), or a broken template (the platform team's).
+ * A failed CUE task as the renderer reports it: a timeout, a dead evaluator
+ * (its worker is replaced), a context key we do not provide, a parameter value
+ * the template rejects (the user's fault), or a broken template (the platform
+ * team's), each CUE error with its field path and template line.
  */
-export function toRenderError(
-  definition: string,
-  err: unknown,
-  source: string,
-  templateLine?: number,
-): RenderError {
-  if (err instanceof RenderError) return err;
+export function toRenderErrors(definition: string, err: unknown, source: string): RenderError[] {
+  if (err instanceof RenderErrors) return err.errors;
+  if (err instanceof RenderError) return [err];
   if (err instanceof WorkerTimeoutError) {
-    return new RenderError(
-      `${definition}: evaluation did not finish within ${err.timeoutMs} ms (the template may never terminate)`,
-      {},
-      'timeout',
-    );
+    return [
+      new RenderError(
+        `${definition}: evaluation did not finish within ${err.timeoutMs} ms (the template may never terminate)`,
+        {},
+        'timeout',
+      ),
+    ];
   }
   const raw = err instanceof Error ? err.message : String(err);
-  if (err instanceof WorkerCrashError) {
-    return new RenderError(`${definition}: the CUE evaluator failed: ${raw}`, {}, 'definition');
+  if (err instanceof WorkerCrashError || !(err instanceof WorkerTaskError)) {
+    return [new RenderError(`${definition}: the CUE evaluator failed: ${raw}`, {}, 'definition')];
   }
-  const message = cleanCueMessage(raw);
-  const missing = missingContextKey(message, source);
-  if (missing) {
-    const at = atLine(definition, contextKeyLine(source, missing));
-    return new RenderError(`${at}: ${missingContextKeyError(missing)}`, {}, 'definition');
+  const details = Array.isArray(err.details) ? (err.details as Cue14Error[]) : [];
+  if (details.length === 0) details.push({ path: '', message: raw });
+  if (details.length > 1 && details.every((e) => !e.path)) {
+    // Syntax errors: the first is the one to fix, the rest mostly follow from it.
+    const more = details.length - 1;
+    details.splice(1);
+    details[0] = {
+      ...details[0],
+      message: `${details[0].message} (and ${more} more error${more > 1 ? 's' : ''})`,
+    };
   }
-  const param = /^parameter\.([^:\s]+): (.*)$/.exec(message);
-  if (param && USER_CONFLICT.test(param[2])) {
-    return new RenderError(param[2], { path: `properties.${param[1]}` }, 'user');
-  }
-  if (param && /incomplete value/.test(param[2])) {
-    const expected = /incomplete value (.*?)(?: \(and \d+ more errors?\))?$/.exec(param[2])?.[1];
-    return new RenderError(
-      `required${expected ? ` (expected ${expected})` : ''}`,
-      { path: `properties.${param[1]}` },
-      'user',
-    );
-  }
-  return new RenderError(`${atLine(definition, templateLine)}: ${message}`, {}, 'definition');
+  const lines = source.replace(/\s+$/, '').split('\n').length;
+  return byPath(details).map((e) =>
+    // Past the template's end is what we appended (`context: _`): an unclosed brace, say.
+    toRenderError(definition, { ...e, line: e.line && Math.min(e.line, lines) }, source),
+  );
 }
 
-/** `ComponentDefinition "x", template line 4`: CUE's own position, which cue-wasm does not pass on. */
+/**
+ * One error per field path: CUE lists a failed disjunction as its count followed by
+ * each alternative's conflict; together they say why nothing matched.
+ */
+function byPath(errors: readonly Cue14Error[]): Cue14Error[] {
+  const grouped = new Map<string, Cue14Error>();
+  errors.forEach((e, i) => {
+    const key = e.path || `\u0000${i}`;
+    const seen = grouped.get(key);
+    if (!seen) grouped.set(key, { ...e, message: cleanCueMessage(e.message) });
+    else {
+      seen.message = `${seen.message}; ${cleanCueMessage(e.message)}`;
+      seen.line ??= e.line;
+    }
+  });
+  return [...grouped.values()];
+}
+
+/** One error of `byPath` (its message already cleaned). */
+function toRenderError(definition: string, e: Cue14Error, source: string): RenderError {
+  const message = e.message;
+  const missing = missingContextKey(message, source);
+  if (missing) {
+    const at = atLine(definition, e.line ?? contextKeyLine(source, missing));
+    return new RenderError(`${at}: ${missingContextKeyError(missing)}`, {}, 'definition');
+  }
+  const segments = e.segments ?? (e.path ? e.path.split('.') : []);
+  if (segments[0] === 'parameter' && segments.length > 1) {
+    const path = propertiesPath(segments.slice(1));
+    if (USER_CONFLICT.test(message)) return new RenderError(message, { path }, 'user');
+    if (/incomplete value/.test(message)) return new RenderError(requiredMessage(message), { path }, 'user');
+  }
+  const field = e.path ? `${e.path}: ` : '';
+  return new RenderError(`${atLine(definition, e.line)}: ${field}${message}`, {}, 'definition');
+}
+
+/**
+ * The issues of a CUE vet: CUE's errors (worded as the schema words them where it
+ * finds a problem at the same path), then the fields the schema does not name, as
+ * warnings (errors when `strict`). The schema never adds an error CUE did not find.
+ */
+export function cueIssues(
+  vet: Cue14Vet,
+  schema: ParameterSchema | undefined,
+  properties: Record<string, unknown>,
+  strict: boolean,
+): ParamIssue[] {
+  const issues: ParamIssue[] = [];
+  if (!vet.valid) {
+    const plainer = new Map<string, string>();
+    if (schema) {
+      for (const i of validateProperties(schema, properties).issues)
+        if (i.severity === 'error' && !plainer.has(i.path)) plainer.set(i.path, i.message);
+    }
+    for (const e of byPath(vet.errors)) {
+      const segments = e.segments ?? (e.path ? e.path.split('.') : []);
+      const path = propertiesPath(segments[0] === 'parameter' ? segments.slice(1) : segments, properties);
+      // "required (expected string)" says more than any schema would.
+      const text = /incomplete value/.test(e.message)
+        ? requiredMessage(e.message)
+        : (plainer.get(path) ?? e.message);
+      issues.push({ path, message: text, severity: 'error' });
+    }
+  }
+  if (schema) issues.push(...unknownFields(schema, properties, strict));
+  const seen = new Set<string>();
+  return issues.filter((i) => {
+    const key = `${i.severity}\u0000${i.path}\u0000${i.message}`;
+    return seen.has(key) ? false : (seen.add(key), true);
+  });
+}
+
+function requiredMessage(message: string): string {
+  const expected =
+    /incomplete value (.*?)(?: \(no concrete value was given\))?(?: \(and \d+ more errors?\))?$/.exec(
+      message,
+    )?.[1];
+  return `required${expected ? ` (expected ${expected})` : ''}`;
+}
+
+/**
+ * CUE selectors (`ports`, `0`, `"app.oam.dev/name"`) as a properties path
+ * (`properties.ports[0]`, `properties.labels["app.oam.dev/name"]`); an index
+ * is told from a map key "0" by the data itself where it is given.
+ */
+function propertiesPath(segments: readonly string[], data?: unknown): string {
+  let path = ROOT;
+  let node = data;
+  for (const raw of segments) {
+    const key = raw.startsWith('"') ? (JSON.parse(raw) as string) : raw;
+    const index = /^\d+$/.test(key) && (data === undefined || Array.isArray(node));
+    path = childPath(path, index ? Number(key) : key);
+    node =
+      node !== null && typeof node === 'object'
+        ? (node as Record<string, unknown>)[index && Array.isArray(node) ? Number(key) : key]
+        : undefined;
+  }
+  return path;
+}
+
+/** `ComponentDefinition "x", template line 4`. */
 function atLine(definition: string, line: number | undefined): string {
   return line ? `${definition}, template line ${line}` : definition;
 }
 
 /** The context key an "undefined field" error is about, when the template reads it and we do not provide it. */
 function missingContextKey(message: string, source: string): string | undefined {
-  const unprovided = contextKeysRead(source).filter((k) => !CONTEXT_KEYS.includes(k));
-  if (unprovided.length === 0) return undefined;
-  const undefinedField = /undefined field:? "?([\w$#-]+)"?/.exec(message)?.[1];
-  if (undefinedField && unprovided.includes(undefinedField)) return undefinedField;
-  return unprovided.find((k) => message.includes(`context.${k}`));
+  const key = /undefined field:? "?([\w$#-]+)"?/.exec(message)?.[1];
+  if (!key || CONTEXT_KEYS.includes(key)) return undefined;
+  return contextRead(key).test(source) ? key : undefined;
+}
+
+/** The first line reading `context.<key>`. */
+function contextKeyLine(source: string, key: string): number | undefined {
+  const at = source.search(contextRead(key));
+  return at === -1 ? undefined : source.slice(0, at).split('\n').length;
+}
+
+/** `context.<key>` or `context["<key>"]` in CUE source. */
+function contextRead(key: string): RegExp {
+  const k = key.replace(/[$]/g, '\\$&');
+  return new RegExp(`\\bcontext(\\.${k}(?![\\w$])|\\["${k}"\\])`);
 }

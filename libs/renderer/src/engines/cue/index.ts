@@ -1,2 +1,8 @@
-export { createCueEngine, type CueEngine, type CueEngineOptions, type CueTemplate } from './cue-engine.js';
-export { TemplateSource } from './template-source.js';
+export {
+  createCueEngine,
+  healthRequest,
+  type CueEngine,
+  type CueEngineOptions,
+  type CueTemplate,
+  type HealthRequest,
+} from './cue-engine.js';

@@ -122,7 +122,9 @@ function objectArb(schema: Schema, depth: number): fc.Arbitrary<Record<string, u
   const record = fc.record(Object.fromEntries(names.map((k) => [k, validValue(props[k], depth + 1)])), {
     requiredKeys: names.filter((k) => required.has(k)),
   });
-  const extra = schema.additionalProperties;
+  let extra = schema.additionalProperties;
+  // A struct the schema says nothing about (`{}`, an open disjunct): any keys go.
+  if (extra === undefined && names.length === 0) extra = {};
   if (typeof extra !== 'object' || extra === null || shallow) return record;
   const more = fc.dictionary(
     fc.constantFrom('k1', 'LOG_LEVEL', 'app.oam.dev/x'),

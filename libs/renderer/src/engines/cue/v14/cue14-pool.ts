@@ -7,7 +7,7 @@ import { WorkerPool } from '../../worker-pool.js';
  * CUE v0.14.1 (KubeVela's version, our own WebAssembly build in
  * libs/renderer/cue-wasm) in worker threads, with the pool's per-task
  * deadline and worker replacement. Each worker compiles a template once and
- * keeps it. Phase 1 of issue 14: nothing renders through this yet.
+ * keeps it. The CUE engine (../cue-engine.ts) is built on it.
  */
 export type Cue14Task =
   | { op: 'version' }
@@ -23,6 +23,8 @@ export type Cue14Task =
 /** One CUE error: its field path (`parameter.ports.0.port`), its message, the template line. */
 export interface Cue14Error {
   path: string;
+  /** The path as CUE's selectors (`"app.oam.dev/name"` quoted), when CUE gave one. */
+  segments?: string[];
   message: string;
   line?: number;
 }
@@ -34,6 +36,10 @@ export interface Cue14Render {
   patch?: Record<string, unknown>;
   /** KubeVela's `errs`: the template's own verdict on the properties. */
   errs?: unknown;
+  /** With a `patch`: its `+patchKey=`/`+patchStrategy=` markers, read from the evaluated fields' comments. */
+  patchMarks?: { path: string; kind: 'patchKey' | 'patchStrategy'; value: string }[];
+  /** With a `patch`: the paths of its lists written `[...X]` (evaluated as `[X]`: X applies to every item). */
+  each?: string[];
 }
 
 /** Properties unified with `parameter`: every error, or the result with defaults applied. */

@@ -338,12 +338,12 @@ describe('CUE v0.14 module: failures never print', () => {
     stderr.mockRestore();
   });
 
-  it('returns a Go panic inside an entry point as an error; the worker stays', async () => {
+  it('returns a Go panic inside an entry point as a crash and replaces the worker (its state may be broken)', async () => {
     const err = await rejection(quiet.run({ op: 'panic' }));
-    expect(err).toBeInstanceOf(WorkerTaskError);
+    expect(err).toBeInstanceOf(WorkerCrashError);
     expect(err.message).toBe('the CUE evaluator panicked: deliberate panic (test hook)');
     expect(await quiet.version()).toMatchObject({ cue: 'v0.14.1' });
-    expect(quiet.stats.replaced).toBe(0);
+    expect(quiet.stats.replaced).toBe(1);
   });
 
   it('turns a dead Go runtime into a crash error with its panic message and replaces the worker', async () => {
@@ -352,7 +352,7 @@ describe('CUE v0.14 module: failures never print', () => {
     expect(err.message).toMatch(
       /^the CUE evaluator died \(exit code 2\): panic: deliberate crash \(test hook\)/,
     );
-    expect(quiet.stats.replaced).toBe(1);
+    expect(quiet.stats.replaced).toBe(2);
     const after = await quiet.render(WEBSERVICE, { image: 'nginx' }, renderContext({ name: 'after' }));
     expect(after.output).toMatchObject({ spec: { template: { spec: { containers: [{ name: 'after' }] } } } });
   });

@@ -75,7 +75,12 @@ parentPort?.on('message', (/** @type {{ id: number; task: Cue14Task }} */ { id, 
     parentPort?.postMessage({ id, ok: true, value: run(task) });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    const fatal = err instanceof CueRuntimeDiedError || cue.dead || err instanceof WebAssembly.RuntimeError;
+    // A recovered Go panic may have left CUE's shared state half-updated: replace the worker too.
+    const fatal =
+      err instanceof CueRuntimeDiedError ||
+      cue.dead ||
+      err instanceof WebAssembly.RuntimeError ||
+      message.startsWith('the CUE evaluator panicked');
     const errors = err instanceof CueEvalError ? err.errors : undefined;
     parentPort?.postMessage({ id, ok: false, error: message, errors, fatal });
   }

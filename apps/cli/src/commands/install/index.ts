@@ -1,0 +1,32 @@
+import { Command, Option } from 'commander';
+import { addTargetOptions, parseDuration } from '../target-options.js';
+
+export interface InstallFlags {
+  image?: string;
+  wait: boolean;
+  timeout: number;
+  kubeconfig?: string;
+  context?: string;
+  local: boolean;
+}
+
+/** `oam install`: deploy/ (CRDs, RBAC, the controller's Deployment) onto the target cluster. */
+export function registerInstall(program: Command): void {
+  const install = program
+    .command('install')
+    .description(
+      'install the OAM controller on a cluster: applies deploy/ (CRDs, RBAC, Deployment) and waits until it is available',
+    )
+    .option('--image <ref>', "the controller's image (default: the one deploy/kustomization.yaml names)")
+    .option('--wait', 'wait until the controller Deployment is available (the default)', true)
+    .option('--no-wait', 'apply and return without waiting')
+    .addOption(
+      new Option('--timeout <duration>', 'how long to wait (e.g. 90s, 5m)')
+        .default(300_000, '5m')
+        .argParser(parseDuration),
+    );
+  addTargetOptions(install).action(async (flags: InstallFlags) => {
+    const { runInstall } = await import('./install.action.js');
+    process.exitCode = await runInstall(flags);
+  });
+}

@@ -1,0 +1,21 @@
+import type { Application, Component, Trait } from '#api';
+import type { DefinitionCatalog } from '#renderer';
+import type { Indexer } from '#runtime';
+import { type KubeObject } from '#kube-core';
+import type { JoinSources } from './join.js';
+import { COMPONENT_REF_INDEX, componentRefKey, TRAIT_TARGET_INDEX } from './oam-indexes.js';
+
+/** The join's reads over the informer caches: keyed gets and index lookups only. */
+export function cachedJoinSources(
+  caches: { apps: Indexer<KubeObject>; components: Indexer<KubeObject>; traits: Indexer<KubeObject> },
+  catalog: DefinitionCatalog,
+): JoinSources {
+  return {
+    catalog,
+    component: (ns, name) => caches.components.get(ns, name) as Component | undefined,
+    application: (ns, name) => caches.apps.get(ns, name) as Application | undefined,
+    applicationsReferencing: (ns, component) =>
+      caches.apps.byIndex(COMPONENT_REF_INDEX, componentRefKey(ns, component)) as unknown as Application[],
+    traitsTargeting: (key) => caches.traits.byIndex(TRAIT_TARGET_INDEX, key) as unknown as Trait[],
+  };
+}

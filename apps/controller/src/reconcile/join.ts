@@ -1,0 +1,251 @@
+import type { Application, Component, Trait, TraitDefinition } from '#api';
+import { inMemorySource, workloadNames, type DefinitionCatalog, type OamObject } from '#renderer';
+import { deepCopy, type KubeObject } from '#kube-core';
+import type { ConditionInput } from './conditions.js';
+import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
+
+/** Keyed reads of the informer caches the join needs (never a list of everything). */
+export interface JoinSources {
+  component(namespace: string, name: string): Component | undefined;
+  application(namespace: string, name: string): Application | undefined;
+  /** Applications whose `componentRef`s name this Component. */
+  applicationsReferencing(namespace: string, component: string): Application[];
+  /** Traits by TRAIT_TARGET_INDEX key. */
+  traitsTargeting(key: string): Trait[];
+  catalog: DefinitionCatalog;
+}
+
+/** Who renders a standalone Component: the oldest live Application referencing it, else the Component itself. */
+export type ComponentRenderer =
+  { kind: 'Application'; app: Application; entry: string } | { kind: 'Component'; component: Component };
+
+/** What became of one standalone Trait on the component it targets. */
+export interface TraitVerdict {
+  trait: Trait;
+  accepted: boolean;
+  reason: 'Accepted' | 'NotApplicable' | 'Conflict' | 'UnknownType';
+  message: string;
+  /** Where it renders: the owner (Application or Component) and the component's name there. */
+  renderedBy: { kind: 'Application' | 'Component'; name: string; component: string };
+}
+
+export interface Joined {
+  /** The owner as rendered: losing componentRefs and overridden inline traits left out. */
+  owner: KubeObject;
+  /** The Components and Traits joined to it, for resolve. */
+  objects: OamObject[];
+  verdicts: TraitVerdict[];
+  /** The owner's own conditions: rejected Traits, overridden inline traits, Components rendered elsewhere. */
+  conditions: ConditionInput[];
+  /** Component name in the owner → the standalone Component it comes from (their objects are marked). */
+  fromComponents: Map<string, string>;
+  /** The joined Components' and Traits' specs (rendered inputs, for the revision hash); undefined when none. */
+  revisionInputs?: { components: Record<string, unknown>; traits: Record<string, unknown> };
+}
+
+const created = (o: KubeObject) => o.metadata?.creationTimestamp ?? '';
+/** Older first: creationTimestamp, then name. */
+export const byAge = (a: KubeObject, b: KubeObject): number =>
+  created(a).localeCompare(created(b)) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
+
+export function rendererOf(
+  src: JoinSources,
+  namespace: string,
+  component: string,
+): ComponentRenderer | undefined {
+  const live = src
+    .applicationsReferencing(namespace, component)
+    .filter((a) => !a.metadata.deletionTimestamp)
+    .sort((a, b) => byAge(a as KubeObject, b as KubeObject));
+  if (live.length > 0) {
+    const app = live[0];
+    const entry = app.spec.components.find((c) => c.componentRef === component)!;
+    return { kind: 'Application', app, entry: entry.name };
+  }
+  const own = src.component(namespace, component);
+  return own ? { kind: 'Component', component: own } : undefined;
+}
+
+const sourced = <K extends 'Component' | 'Trait'>(kind: K, object: unknown) =>
+  ({ kind, object: deepCopy(object as KubeObject), source: inMemorySource('') }) as OamObject;
+
+/**
+ * An Application joined with the Components it references (those it is the
+ * oldest referrer of) and the Traits that target its components: the input
+ * of resolve, and what each Trait and the Application are told.
+ */
+export function joinApplication(src: JoinSources, app: Application): Joined {
+  const ns = app.metadata.namespace!;
+  const name = app.metadata.name!;
+  const copy = deepCopy(app) as Application;
+  const out = emptyJoin(copy as KubeObject);
+  const elsewhere: string[] = [];
+  const overridden: string[] = [];
+  copy.spec.components = copy.spec.components.filter((entry) => {
+    const target = { kind: 'Application' as const, name, component: entry.name };
+    let candidates = src.traitsTargeting(applicationTargetKey(ns, name, entry.name));
+    let type = entry.type;
+    if (entry.componentRef) {
+      const component = src.component(ns, entry.componentRef);
+      if (!component) return true; // resolve reports the missing Component
+      const renderer = rendererOf(src, ns, entry.componentRef);
+      if (renderer?.kind === 'Application' && renderer.app.metadata.uid !== app.metadata.uid) {
+        elsewhere.push(
+          `Component "${entry.componentRef}" is rendered by Application "${renderer.app.metadata.name}" (the older reference)`,
+        );
+        return false;
+      }
+      out.objects.push(sourced('Component', component));
+      out.fromComponents.set(entry.name, entry.componentRef);
+      inputs(out).components[entry.componentRef] = component.spec;
+      candidates = [...src.traitsTargeting(componentTargetKey(ns, entry.componentRef)), ...candidates];
+      type = component.spec.type;
+    }
+    const accepted = judge(src, out, ns, type!, candidates, target);
+    // A standalone Trait wins over an inline trait of its type or one it conflicts with: operators own how it runs.
+    entry.traits = (entry.traits ?? []).filter((inline, i) => {
+      const winner = accepted.find((a) => a.type === inline.type || clashes(src, ns, a, inline.type));
+      if (winner)
+        overridden.push(
+          `components "${entry.name}" traits[${i}] (${inline.type}) is overridden by Trait "${winner.trait.metadata.name}"`,
+        );
+      return !winner;
+    });
+    return true;
+  });
+  const known = new Set(app.spec.components.map((c) => c.name));
+  const missing = src
+    .traitsTargeting(applicationTargetKey(ns, name))
+    .filter((t) => !known.has(t.spec.target.component))
+    .map((t) => `Trait "${t.metadata.name}": no component "${t.spec.target.component}" in this Application`);
+  out.conditions.push(...traitConditions(out.verdicts, missing));
+  if (overridden.length > 0)
+    out.conditions.push({
+      type: 'InlineTraitsOverridden',
+      status: 'True',
+      reason: 'OverriddenByTrait',
+      message: overridden.join('\n'),
+    });
+  if (elsewhere.length > 0)
+    out.conditions.push({
+      type: 'ComponentRefs',
+      status: 'False',
+      reason: 'RenderedByAnotherApplication',
+      message: elsewhere.join('\n'),
+    });
+  return out;
+}
+
+/** A standalone Component deploying on its own, joined with the Traits that target it. */
+export function joinComponent(src: JoinSources, component: Component): Joined {
+  const ns = component.metadata.namespace!;
+  const name = component.metadata.name!;
+  const out = emptyJoin(component as KubeObject);
+  out.fromComponents.set(name, name);
+  const target = { kind: 'Component' as const, name, component: name };
+  judge(src, out, ns, component.spec.type, src.traitsTargeting(componentTargetKey(ns, name)), target);
+  out.conditions.push(...traitConditions(out.verdicts, []));
+  return out;
+}
+
+interface Accepted {
+  trait: Trait;
+  type: string;
+  definition: TraitDefinition;
+}
+
+/**
+ * Judges the standalone Traits on one component, older first: a Trait
+ * whose type is unknown or does not apply to the component's workload is
+ * rejected; one of the same type as, or conflicting with, an older accepted
+ * Trait loses to it. Accepted ones join `out.objects`.
+ */
+function judge(
+  src: JoinSources,
+  out: Joined,
+  ns: string,
+  componentType: string,
+  candidates: Trait[],
+  renderedBy: TraitVerdict['renderedBy'],
+): Accepted[] {
+  const definition = src.catalog.componentDefinition(componentType, ns);
+  // Without its definition the component does not render at all (resolve says why); traits are not judged on it.
+  const names = definition ? new Set(workloadNames(componentType, definition)) : undefined;
+  const accepted: Accepted[] = [];
+  for (const trait of [...candidates].sort((a, b) => byAge(a as KubeObject, b as KubeObject))) {
+    const type = trait.spec.type;
+    const verdict = (reason: TraitVerdict['reason'], message: string, ok = false) =>
+      out.verdicts.push({ trait, accepted: ok, reason, message, renderedBy });
+    const traitDefinition = src.catalog.traitDefinition(type, ns);
+    if (!traitDefinition) {
+      verdict('UnknownType', `no TraitDefinition "${type}" in namespace "${ns}" or the system namespace`);
+      continue;
+    }
+    const applies = traitDefinition.spec.appliesToWorkloads ?? [];
+    if (names && applies.length > 0 && !applies.some((a) => names.has(a))) {
+      verdict(
+        'NotApplicable',
+        `trait "${type}" does not apply to component type "${componentType}" (it applies to: ${applies.join(', ')})`,
+      );
+      continue;
+    }
+    const older = accepted.find(
+      (a) => a.type === type || clashes(src, ns, a, type) || conflictsWith(traitDefinition, a.type),
+    );
+    if (older) {
+      verdict(
+        'Conflict',
+        `conflicts with the older Trait "${older.trait.metadata.name}" (${older.type}) on the same component`,
+      );
+      continue;
+    }
+    accepted.push({ trait, type, definition: traitDefinition });
+    verdict(
+      'Accepted',
+      `on ${renderedBy.kind} "${renderedBy.name}", component "${renderedBy.component}"`,
+      true,
+    );
+    out.objects.push(sourced('Trait', trait));
+    inputs(out).traits[trait.metadata.name!] = trait.spec;
+  }
+  return accepted;
+}
+
+const conflictsWith = (d: TraitDefinition, type: string) => (d.spec.conflictsWith ?? []).includes(type);
+
+/** Whether the accepted Trait and a trait of `type` cannot both be on one component. */
+function clashes(src: JoinSources, ns: string, a: Accepted, type: string): boolean {
+  if (conflictsWith(a.definition, type)) return true;
+  const other = src.catalog.traitDefinition(type, ns);
+  return other ? conflictsWith(other, a.type) : false;
+}
+
+export function traitConditions(
+  verdicts: readonly TraitVerdict[],
+  missing: readonly string[],
+): ConditionInput[] {
+  if (verdicts.length === 0 && missing.length === 0) return [];
+  const rejected = [
+    ...verdicts.filter((v) => !v.accepted).map((v) => `Trait "${v.trait.metadata.name}": ${v.message}`),
+    ...missing,
+  ];
+  return [
+    rejected.length === 0
+      ? { type: 'Traits', status: 'True', reason: 'Accepted', message: `${verdicts.length} accepted` }
+      : { type: 'Traits', status: 'False', reason: 'TraitsRejected', message: rejected.join('\n') },
+  ];
+}
+
+function emptyJoin(owner: KubeObject): Joined {
+  return {
+    owner,
+    objects: [],
+    verdicts: [],
+    conditions: [],
+    fromComponents: new Map(),
+  };
+}
+
+function inputs(out: Joined): NonNullable<Joined['revisionInputs']> {
+  return (out.revisionInputs ??= { components: {}, traits: {} });
+}

@@ -1,0 +1,96 @@
+import type { Application, Trait } from '#api';
+import type { Indexer, MapFunc, Request } from '#runtime';
+import { type KubeObject } from '#kube-core';
+import { usersOf } from './definition-index.js';
+import {
+  applicationTargetKey,
+  COMPONENT_REF_INDEX,
+  componentRefKey,
+  componentTargetKey,
+  TRAIT_TARGET_INDEX,
+  traitTargetIndexFunc,
+  TYPE_INDEX,
+} from './oam-indexes.js';
+
+export interface OamCaches {
+  apps: Indexer<KubeObject>;
+  components: Indexer<KubeObject>;
+  traits: Indexer<KubeObject>;
+}
+
+const request = (o: KubeObject): Request => ({ namespace: o.metadata!.namespace!, name: o.metadata!.name! });
+const refsOf = (app: KubeObject): string[] =>
+  ((app as unknown as Application).spec?.components ?? []).flatMap((c) =>
+    c.componentRef ? [c.componentRef] : [],
+  );
+const notSelf =
+  (self: KubeObject) =>
+  (r: Request): boolean =>
+    r.namespace !== self.metadata?.namespace || r.name !== self.metadata?.name;
+
+/**
+ * How a change to one OAM object reaches the reconcilers it concerns, all
+ * through informer indexes (Applications by componentRef, Traits by target,
+ * Components and Traits by type), never a list of everything.
+ */
+export function oamWatches(caches: OamCaches, systemNamespace: string) {
+  const appsReferencing = (ns: string, component: string) =>
+    caches.apps.byIndex(COMPONENT_REF_INDEX, componentRefKey(ns, component)).map(request);
+  const traitsAt = (key: string) => caches.traits.byIndex(TRAIT_TARGET_INDEX, key);
+  const componentsOfType = usersOf((v) => caches.components.byIndex(TYPE_INDEX, v), systemNamespace);
+  const traitsOfType = usersOf((v) => caches.traits.byIndex(TYPE_INDEX, v), systemNamespace);
+
+  const appsOfComponent: MapFunc = (c) => appsReferencing(c.metadata!.namespace!, c.metadata!.name!);
+  const appsOfTrait: MapFunc = (t) => {
+    const ns = t.metadata!.namespace!;
+    const target = (t as unknown as Trait).spec?.target;
+    if (!target) return [];
+    return target.application
+      ? [{ namespace: ns, name: target.application }]
+      : appsReferencing(ns, target.component);
+  };
+  const componentsOfTrait: MapFunc = (t) => {
+    const target = (t as unknown as Trait).spec?.target;
+    return target && !target.application
+      ? [{ namespace: t.metadata!.namespace!, name: target.component }]
+      : [];
+  };
+  return {
+    application: {
+      /** A Component changed: the Applications referencing it re-render. */
+      components: appsOfComponent,
+      /** A Trait changed or went: the Application it targets, directly or through its Component. */
+      traits: appsOfTrait,
+      /** An Application changed or went: the others referencing its Components (which one renders may change). */
+      applications: ((a) =>
+        refsOf(a)
+          .flatMap((c) => appsReferencing(a.metadata!.namespace!, c))
+          .filter(notSelf(a))) as MapFunc,
+      componentDefinitions: ((d) => componentsOfType(d).flatMap(appsOfComponent)) as MapFunc,
+      traitDefinitions: ((d) => traitsOfType(d).flatMap(appsOfTrait)) as MapFunc,
+    },
+    component: {
+      /** An Application changed (spec or status): the Components it references. */
+      applications: ((a) =>
+        refsOf(a).map((name) => ({ namespace: a.metadata!.namespace!, name }))) as MapFunc,
+      traits: componentsOfTrait,
+      componentDefinitions: ((d) => componentsOfType(d).map(request)) as MapFunc,
+      traitDefinitions: ((d) => traitsOfType(d).flatMap(componentsOfTrait)) as MapFunc,
+    },
+    trait: {
+      /** An Application changed (spec or status): the Traits aimed at it or at its Components. */
+      applications: ((a) => {
+        const ns = a.metadata!.namespace!;
+        return [
+          ...traitsAt(applicationTargetKey(ns, a.metadata!.name!)),
+          ...refsOf(a).flatMap((c) => traitsAt(componentTargetKey(ns, c))),
+        ].map(request);
+      }) as MapFunc,
+      components: ((c) =>
+        traitsAt(componentTargetKey(c.metadata!.namespace!, c.metadata!.name!)).map(request)) as MapFunc,
+      /** A Trait changed or went: the others on the same target (who wins a conflict may change). */
+      traits: ((t) => traitTargetIndexFunc(t).flatMap(traitsAt).map(request).filter(notSelf(t))) as MapFunc,
+      traitDefinitions: ((d) => traitsOfType(d).map(request)) as MapFunc,
+    },
+  };
+}

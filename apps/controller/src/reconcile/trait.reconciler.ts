@@ -1,0 +1,137 @@
+import type { ApplicationStatus, Condition, Trait } from '#api';
+import { type KubeObject, stableStringify } from '#kube-core';
+import type { Client, ReconcileContext, Reconciler, Request, Result } from '#runtime';
+import { TRAITS } from '../constants.js';
+import { mergeConditions, type ConditionInput } from './conditions.js';
+import { requeueOnConflict } from './conflict.js';
+import { joinApplication, joinComponent, rendererOf, type JoinSources, type TraitVerdict } from './join.js';
+
+export interface TraitReconcilerDeps {
+  client: Client;
+  sources: JoinSources;
+  inScope(namespace: string): boolean;
+  now?: () => string;
+}
+
+/** Where a Trait lands: its verdict from the same join its target renders with, or why there is none. */
+interface Located {
+  owner?: KubeObject;
+  verdict?: TraitVerdict;
+  /** Set when the target does not exist. */
+  notFound?: string;
+  /** Set when the target exists but is not rendered where the Trait points (its Component renders elsewhere). */
+  notRendered?: string;
+}
+
+/**
+ * A standalone Trait's status. The Trait itself is rendered by its target
+ * (an Application or a standalone Component); this reconciler only tells
+ * the operator what became of it: `TargetFound`, `Accepted` (applies to the
+ * workload, no conflict with an older Trait), `Applied` (the target's last
+ * apply) and `Healthy` (the trait's health on the target).
+ */
+export class TraitReconciler implements Reconciler {
+  constructor(private readonly deps: TraitReconcilerDeps) {}
+
+  reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
+    return requeueOnConflict(ctx, () => this.reconcileOnce(request));
+  }
+
+  private async reconcileOnce(request: Request): Promise<void> {
+    if (!this.deps.inScope(request.namespace)) return;
+    const trait = await this.deps.client.get(TRAITS, request.namespace, request.name);
+    if (!trait || trait.metadata?.deletionTimestamp) return; // its target re-renders without it
+    const located = locate(this.deps.sources, trait as unknown as Trait);
+    const previous = trait.status as { conditions?: Condition[] } | undefined;
+    const generation = trait.metadata?.generation;
+    const now = (this.deps.now ?? (() => new Date().toISOString()))();
+    const status = {
+      observedGeneration: generation,
+      conditions: mergeConditions(previous?.conditions, conditionsOf(trait, located), generation, now),
+      ...(located.verdict?.accepted ? { renderedBy: located.verdict.renderedBy } : {}),
+    };
+    if (stableStringify(status) !== stableStringify(trait.status ?? {}))
+      await this.deps.client.updateStatus(TRAITS, { ...trait, status });
+  }
+}
+
+export function locate(src: JoinSources, trait: Trait): Located {
+  const ns = trait.metadata.namespace!;
+  const { component, application } = trait.spec.target;
+  const find = (verdicts: readonly TraitVerdict[]) =>
+    verdicts.find((v) => v.trait.metadata.uid === trait.metadata.uid);
+  if (application) {
+    const app = src.application(ns, application);
+    if (!app || app.metadata.deletionTimestamp)
+      return { notFound: `no Application "${application}" in namespace "${ns}"` };
+    if (!app.spec.components.some((c) => c.name === component))
+      return { notFound: `Application "${application}" has no component "${component}"` };
+    const joined = joinApplication(src, app);
+    const verdict = find(joined.verdicts);
+    if (verdict) return { owner: app as unknown as KubeObject, verdict };
+    const why = joined.conditions.find((c) => c.type === 'ComponentRefs')?.message;
+    return {
+      notRendered: `component "${component}" is not rendered by Application "${application}"${why ? `: ${why}` : ''}`,
+    };
+  }
+  const standalone = src.component(ns, component);
+  if (!standalone) return { notFound: `no Component "${component}" in namespace "${ns}"` };
+  const renderer = rendererOf(src, ns, component)!;
+  if (renderer.kind === 'Application')
+    return {
+      owner: renderer.app as unknown as KubeObject,
+      verdict: find(joinApplication(src, renderer.app).verdicts),
+    };
+  return {
+    owner: standalone as unknown as KubeObject,
+    verdict: find(joinComponent(src, standalone).verdicts),
+  };
+}
+
+function conditionsOf(trait: KubeObject, located: Located): ConditionInput[] {
+  if (located.notFound)
+    return [
+      { type: 'TargetFound', status: 'False', reason: 'TargetNotFound', message: located.notFound },
+      { type: 'Accepted', status: 'False', reason: 'TargetNotFound' },
+      { type: 'Applied', status: 'False', reason: 'TargetNotFound' },
+    ];
+  const { verdict, owner } = located;
+  const found: ConditionInput = {
+    type: 'TargetFound',
+    status: 'True',
+    reason: 'TargetFound',
+    ...(verdict ? { message: `${verdict.renderedBy.kind} "${verdict.renderedBy.name}"` } : {}),
+  };
+  if (!verdict || !owner)
+    return [
+      found,
+      { type: 'Accepted', status: 'False', reason: 'NotRendered', message: located.notRendered },
+      { type: 'Applied', status: 'False', reason: 'NotRendered' },
+    ];
+  if (!verdict.accepted)
+    return [
+      found,
+      { type: 'Accepted', status: 'False', reason: verdict.reason, message: verdict.message },
+      { type: 'Applied', status: 'False', reason: 'NotAccepted' },
+    ];
+  const status = owner.status as ApplicationStatus | undefined;
+  const applied = status?.conditions?.find((c) => c.type === 'Applied');
+  const type = (trait as unknown as Trait).spec.type;
+  const health = status?.services
+    ?.find((s) => s.name === verdict.renderedBy.component)
+    ?.traits?.find((t) => t.type === type);
+  const conditions: ConditionInput[] = [
+    found,
+    { type: 'Accepted', status: 'True', reason: 'Accepted', message: verdict.message },
+    applied
+      ? { type: 'Applied', status: applied.status, reason: applied.reason, message: applied.message }
+      : { type: 'Applied', status: 'Unknown', reason: 'Pending', message: 'the target has not applied yet' },
+  ];
+  if (health)
+    conditions.push(
+      health.healthy
+        ? { type: 'Healthy', status: 'True', reason: 'Healthy', message: health.message }
+        : { type: 'Healthy', status: 'False', reason: 'Unhealthy', message: health.message },
+    );
+  return conditions;
+}
