@@ -47,3 +47,4 @@ export const COMPONENT_DEFINITIONS = oam('ComponentDefinition', 'componentdefini
 export const TRAIT_DEFINITIONS = oam('TraitDefinition', 'traitdefinitions');
 export const COMPONENTS = oam('Component', 'components');
 export const TRAITS = oam('Trait', 'traits');
+export const APPLICATION_REVISIONS = oam('ApplicationRevision', 'applicationrevisions');

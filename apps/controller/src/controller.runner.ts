@@ -34,6 +34,7 @@ import {
 import { oamWatches } from './reconcile/oam-watches.js';
 import { TraitReconciler } from './reconcile/trait.reconciler.js';
 import { RendererService } from './renderer.service.js';
+import { Revisions } from './revisions/revisions.js';
 
 /** A problem the operator can fix (no CRDs, no access): reported as one line, never a stack. */
 export class ControllerStartError extends Error {
@@ -149,15 +150,25 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       built.apps?.enqueue(r);
       built.components?.enqueue(r); // a standalone Component's objects carry its name as app.oam.dev/name
     });
+    const events = manager.eventRecorder('oam-controller');
     const deps = {
       client: manager.client,
       mapper,
       renderer: this.rendererService.handle,
       catalog,
-      events: manager.eventRecorder('oam-controller'),
+      events,
       watches,
       inScope,
       sources,
+      revisions: new Revisions({
+        client: manager.client,
+        events,
+        systemNamespace: system,
+        limit: this.options.revisionLimit,
+        log: manager.logger,
+      }),
+      dependsOnTimeoutMs: this.options.dependsOnTimeoutMs,
+      clock: this.options.clock,
     };
     const maps = oamWatches(caches, system);
     const users = applicationsUsing((v) => apps.indexer.byIndex(DEFINITION_INDEX, v), system);

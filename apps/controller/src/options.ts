@@ -40,7 +40,14 @@ export interface ControllerOptions {
   metricsPort?: number;
   /** The address the health and metrics server binds (default 127.0.0.1; in a pod, 0.0.0.0). */
   metricsHost?: string;
-  /** Time for queues, backoff, leader election (tests inject a FakeClock). */
+  /** ApplicationRevisions kept per application, the live one included (default 10; oldest deleted first). */
+  revisionLimit?: number;
+  /**
+   * How long a component waits for the components it depends on to be
+   * healthy before the controller gives up and says so (default 10 min).
+   */
+  dependsOnTimeoutMs?: number;
+  /** Time for queues, backoff, leader election, dependsOn deadlines (tests inject a FakeClock). */
   clock?: Clock;
 }
 
@@ -73,6 +80,8 @@ export function resolveOptions(options: ControllerOptions): ResolvedOptions {
     resyncPeriodMs: 600_000,
     leaderElection: false,
     metricsHost: '127.0.0.1',
+    revisionLimit: 10,
+    dependsOnTimeoutMs: 600_000,
     ...stripUndefined(options),
   };
 }

@@ -12,7 +12,15 @@ export const APPLICATION_PHASES = [
 export type ApplicationPhase = (typeof APPLICATION_PHASES)[number];
 
 /** The condition types the controller maintains on an Application. */
-export const CONDITION_TYPES = ['Rendered', 'Applied', 'Healthy', 'Ready', 'Supported'] as const;
+export const CONDITION_TYPES = [
+  'Rendered',
+  'Applied',
+  'Healthy',
+  'Ready',
+  'Supported',
+  'DependsOn',
+  'Rollback',
+] as const;
 
 /** An object the controller applied, by identity: pruning deletes only what is recorded here with this UID. */
 export const AppliedResourceSchema = z.object({
@@ -51,6 +59,24 @@ export const LatestRevisionSchema = z.object({
   revisionHash: z.string().optional(),
 });
 
+/**
+ * A component held back by `dependsOn`: not applied (or not updated) until
+ * the components it waits for are healthy. The deadline counts from `since`,
+ * per revision: a new revision starts a new wait.
+ */
+export const DependencyWaitSchema = z.object({
+  component: z.string(),
+  /** The components it depends on that are not healthy yet (or were just changed). */
+  waitingFor: z.array(z.string()),
+  /** RFC 3339 time the wait began. */
+  since: z.string(),
+  /** The revision the wait belongs to. */
+  revision: z.number().int().optional(),
+  /** Set once `--depends-on-timeout` passed: the controller gave up waiting and says so. */
+  timedOut: z.boolean().optional(),
+});
+export type DependencyWait = z.infer<typeof DependencyWaitSchema>;
+
 /** The status of an Application (and of a standalone Component): KubeVela's shape plus conditions. */
 export const ApplicationStatusSchema = z
   .object({
@@ -60,6 +86,8 @@ export const ApplicationStatusSchema = z
     services: z.array(ServiceStatusSchema).optional(),
     appliedResources: z.array(AppliedResourceSchema).optional(),
     latestRevision: LatestRevisionSchema.optional(),
+    /** Components waiting for what they depend on (absent when none waits). */
+    waiting: z.array(DependencyWaitSchema).optional(),
   })
   .loose();
 export type ApplicationStatus = z.infer<typeof ApplicationStatusSchema>;

@@ -9,7 +9,8 @@ import { isSubset } from './subset.js';
 
 export interface ApplyOutcome {
   intent: Intent;
-  result: 'applied' | 'unchanged' | 'conflict' | 'failed';
+  /** `waiting`: not applied, held back by dependsOn (reconcile/depends-on.ts). */
+  result: 'applied' | 'unchanged' | 'conflict' | 'failed' | 'waiting';
   /** The object's identity after the apply (the live one when unchanged). */
   applied?: AppliedResource;
   message?: string;
@@ -34,9 +35,7 @@ export async function applyIntent(
     const recorded = live.metadata?.uid !== undefined && recordedUids.has(live.metadata.uid);
     const conflict = recorded || adopt?.(live) ? undefined : ownershipConflict(live, app);
     if (conflict) return { intent, result: 'conflict', message: conflict };
-    const hash = intent.object.metadata?.annotations?.[ANNOTATIONS.appliedHash];
-    if (live.metadata?.annotations?.[ANNOTATIONS.appliedHash] === hash && isSubset(intent.object, live))
-      return { intent, result: 'unchanged', applied: identity(intent, live) };
+    if (isUpToDate(intent, live)) return { intent, result: 'unchanged', applied: identity(intent, live) };
   }
   try {
     if (live) await handOverFields(client, intent, live);
@@ -45,6 +44,12 @@ export async function applyIntent(
   } catch (err) {
     return { intent, result: 'failed', message: `${describe(intent.object)}: ${errorMessage(err)}` };
   }
+}
+
+/** The live object already holds the intent: same applied hash, every field still as applied. */
+export function isUpToDate(intent: Intent, live: KubeObject | undefined): boolean {
+  const hash = intent.object.metadata?.annotations?.[ANNOTATIONS.appliedHash];
+  return live?.metadata?.annotations?.[ANNOTATIONS.appliedHash] === hash && isSubset(intent.object, live);
 }
 
 function identity(intent: Intent, obj: KubeObject): AppliedResource {

@@ -46,18 +46,22 @@ export class ApplicationReconciler implements Reconciler {
     const release = releaseFor(this.deps.sources, cached);
     if (cached.metadata?.deletionTimestamp)
       return finalize(this.deps, APPLICATIONS, cached, ctx.log, release);
-    const app = await ensureFinalizer(this.deps.client, APPLICATIONS, cached);
+    let app = await ensureFinalizer(this.deps.client, APPLICATIONS, cached);
     if (app !== cached) this.ownWrites.remember(key, cached, app);
-    const joined = joinApplication(this.deps.sources, app as unknown as Application);
+    // A rollback renders a stored revision's inputs with its definitions (revisions/revisions.ts).
+    const chosen = await this.deps.revisions.source(app, this.deps.catalog);
+    if (chosen.app !== app) this.ownWrites.remember(key, app, (app = chosen.app));
+    const joined = joinApplication(this.deps.sources, chosen.source.app as unknown as Application);
     return this.pipeline.run(
       {
         owner: app,
-        resolved: resolveApplication(joined.owner, this.deps.catalog, joined.objects),
+        resolved: resolveApplication(joined.owner, chosen.source.catalog, joined.objects),
         unsupported: unsupportedFields(app as unknown as Application),
         extraConditions: joined.conditions,
         revisionInputs: joined.revisionInputs,
         fromComponents: joined.fromComponents,
         release,
+        source: chosen.source,
       },
       ctx,
     );

@@ -1,14 +1,17 @@
 import type { AppliedResource, Application, ApplicationStatus } from '#api';
 import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
-import { isControlledBy, type KubeObject, stableStringify } from '#kube-core';
+import { isControlledBy, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
-import { applyIntent, type ApplyOutcome } from '../apply/applier.js';
+import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
 import { identityKey, resourceKey } from '../apply/identity.js';
 import { planIntents, unrecordedUnowned } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
 import { ANNOTATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
+import type { RenderSource, Revisions, PendingRevision } from '../revisions/revisions.js';
+import type { JoinedInputs } from '../revisions/snapshot.js';
 import type { ConditionInput } from './conditions.js';
+import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
@@ -23,7 +26,12 @@ export interface PipelineDeps {
   catalog: DefinitionCatalog;
   events: EventRecorder;
   watches: OwnedWatches;
-  now?: () => string;
+  /** ApplicationRevisions and rollback, for owners that pass a `source`. */
+  revisions: Revisions;
+  /** How long a component waits for what it depends on before the controller gives up (--depends-on-timeout). */
+  dependsOnTimeoutMs: number;
+  /** Time of status stamps and dependsOn deadlines (default the wall clock). */
+  clock?: Clock;
 }
 
 /** What one run renders, for whom, and what the owner's kind adds to its status. */
@@ -35,8 +43,14 @@ export interface PipelineInput {
   unsupported: string[];
   /** Conditions of the owner's own (joined Components and Traits), after the standard four. */
   extraConditions?: ConditionInput[];
-  /** Extra rendered inputs the revision hash covers (the joined Components and Traits). */
-  revisionInputs?: unknown;
+  /** Extra rendered inputs the revision covers: the joined Components' and Traits' specs, stored in its spec. */
+  revisionInputs?: JoinedInputs;
+  /**
+   * Where the render's inputs come from (an Application's own, or a stored
+   * revision's on rollback): set, revisions are recorded as
+   * ApplicationRevisions; absent (a standalone Component), only numbered.
+   */
+  source?: RenderSource;
   /**
    * Component name in the owner → the standalone Component it renders. Their
    * objects are marked with it (ANNOTATIONS.fromComponent) and taken over in
@@ -82,8 +96,12 @@ export class RenderPipeline {
         resolved.errors.map((e) => e.message),
         unsupported,
         extra,
+        input.source,
       );
-    const revision = nextRevision(app as unknown as Application, resolved.definitions, input.revisionInputs);
+    const pending: PendingRevision = input.source
+      ? await this.deps.revisions.next(app, input.source, resolved.definitions, input.revisionInputs)
+      : { revision: nextRevision(app as unknown as Application, resolved.definitions, input.revisionInputs) };
+    const { revision } = pending;
     let rendered: RenderedApp;
     try {
       rendered = await this.deps.renderer.renderer.render({
@@ -97,8 +115,10 @@ export class RenderPipeline {
         err.errors.map((e) => e.message),
         unsupported,
         extra,
+        input.source,
       );
     }
+    if (input.source) await this.deps.revisions.save(app, input.source, pending);
 
     let recorded = previous?.appliedResources ?? [];
     const from = input.fromComponents ?? new Map<string, string>();
@@ -113,9 +133,18 @@ export class RenderPipeline {
       app = this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status }));
     }
     const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
-    const outcomes = [...failed];
-    for (const p of planned)
-      outcomes.push(await applyIntent(this.deps.client, p.intent, p.live, app, uids, adopt));
+    const live: LiveLookup = async (o) =>
+      (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>;
+    const ordered = await applyInOrder(rendered, planned, {
+      apply: (p) => applyIntent(this.deps.client, p.intent, p.live, app, uids, adopt),
+      upToDate: (p) => isUpToDate(p.intent, p.live),
+      health: async (name) => {
+        const only = { ...rendered, components: rendered.components.filter((c) => c.name === name) };
+        return (await observeHealth(only, live, this.health))[0];
+      },
+      recorded,
+    });
+    const outcomes = [...failed, ...ordered.outcomes];
     const { applied, problems, retry, requeue } = await this.record(app, outcomes, recorded, input.release);
     const changed = outcomes.filter((o) => o.result === 'applied');
     if (changed.length > 0) {
@@ -124,12 +153,24 @@ export class RenderPipeline {
       this.deps.events.event(app, 'Normal', 'Applied', `${revision.name}: applied ${objects.join(', ')}`);
     }
 
-    const services = await observeHealth(
-      rendered,
-      async (o) => (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>,
-      this.health,
+    const timeout = this.deps.dependsOnTimeoutMs;
+    const { waits, timedOutNow, nextDeadlineMs } = dependencyWaits(
+      ordered.held,
+      previous?.waiting,
+      revision.revision,
+      this.clock.now(),
+      timeout,
     );
-    const status = await this.writeStatus(app, {
+    for (const w of timedOutNow)
+      this.deps.events.event(app, 'Warning', 'DependencyTimeout', describeWait(w, ordered.held, timeout));
+    const usesDependsOn = rendered.app.components.some((c) => c.dependsOn.length > 0);
+    const services = withWaits(
+      await observeHealth(rendered, live, this.health),
+      waits,
+      ordered.held,
+      timeout,
+    );
+    const written = await this.writeStatus(app, {
       generation: app.metadata?.generation,
       renderErrors: [],
       revision,
@@ -137,11 +178,25 @@ export class RenderPipeline {
       applied,
       services,
       unsupported,
-      extra,
+      waits,
+      extra: [
+        ...extra,
+        ...(usesDependsOn ? [dependsOnCondition(waits, ordered.held, timeout)] : []),
+        ...(input.source ? optional(this.deps.revisions.condition(previous, input.source, pending)) : []),
+      ],
     });
+    if (input.source) {
+      const finished = await this.deps.revisions.finish(written.app, input.source, pending);
+      if (finished !== written.app) this.writeOwn(written.app, finished);
+    }
     if (requeue) return requeue;
     if (retry) return { requeue: true };
-    if (status.status !== 'running') return { requeueAfter: UNHEALTHY_RECHECK_MS };
+    if (written.status.status !== 'running')
+      return { requeueAfter: Math.min(UNHEALTHY_RECHECK_MS, nextDeadlineMs ?? UNHEALTHY_RECHECK_MS) };
+  }
+
+  private get clock(): Clock {
+    return this.deps.clock ?? realClock;
   }
 
   /**
@@ -216,7 +271,12 @@ export class RenderPipeline {
     errors: string[],
     unsupported: string[],
     extra: ConditionInput[],
+    source: RenderSource | undefined,
   ): Promise<void> {
+    if (source) {
+      const abandoned = await this.deps.revisions.abandon(app, source, errors);
+      if (abandoned !== app) app = this.writeOwn(app, abandoned);
+    }
     const previous = app.status as ApplicationStatus | undefined;
     const before = previous?.conditions?.find((c) => c.type === 'Rendered');
     const message = errors.join('\n');
@@ -227,24 +287,35 @@ export class RenderPipeline {
       renderErrors: errors,
       applyProblems: [],
       unsupported,
-      extra,
+      extra: [...extra, ...(source ? optional(this.deps.revisions.condition(previous, source)) : [])],
     });
     // Nothing to retry: the next change of the app or a definition enqueues it again.
   }
 
-  /** Writes the owner's status when it differs from what it has; returns the status wanted. */
-  async writeStatus(app: KubeObject, o: Observation): Promise<ApplicationStatus> {
+  /**
+   * Writes the owner's status when it differs from what it has; returns the
+   * status wanted and the owner as written (unchanged when the status was).
+   */
+  async writeStatus(
+    app: KubeObject,
+    o: Observation,
+  ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
     return this.writeStatusAs(app, nextStatus(app.status as ApplicationStatus | undefined, o, this.now()));
   }
 
-  async writeStatusAs(app: KubeObject, status: ApplicationStatus): Promise<ApplicationStatus> {
-    if (stableStringify(status) !== stableStringify(app.status ?? {}))
-      this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status }));
-    return status;
+  async writeStatusAs(
+    app: KubeObject,
+    status: ApplicationStatus,
+  ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
+    if (stableStringify(status) === stableStringify(app.status ?? {})) return { status, app };
+    return {
+      status,
+      app: this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status })),
+    };
   }
 
   now(): string {
-    return (this.deps.now ?? (() => new Date().toISOString()))();
+    return new Date(this.clock.now()).toISOString();
   }
 
   /** Remembers a write of the owner so the next reconcile does not start from the stale cache. */
@@ -287,6 +358,8 @@ function markFromComponents(rendered: RenderedApp, from: ReadonlyMap<string, str
   });
   return { ...rendered, objects };
 }
+
+const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
 
 export function describeRef(r: AppliedResource): string {
   return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;

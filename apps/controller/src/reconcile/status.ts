@@ -1,4 +1,10 @@
-import type { AppliedResource, ApplicationPhase, ApplicationStatus, ServiceStatus } from '#api';
+import type {
+  AppliedResource,
+  ApplicationPhase,
+  ApplicationStatus,
+  DependencyWait,
+  ServiceStatus,
+} from '#api';
 import { isTrue, mergeConditions, type ConditionInput } from './conditions.js';
 import type { Revision } from './revision.js';
 
@@ -12,7 +18,9 @@ export interface Observation {
   applied?: AppliedResource[];
   services?: ServiceStatus[];
   unsupported: string[];
-  /** The owner kind's own conditions (joined Components and Traits), after the standard ones. */
+  /** Components held back by dependsOn; set only when this reconcile rendered. */
+  waits?: DependencyWait[];
+  /** The owner kind's own conditions (joined Components and Traits; DependsOn, Rollback), after the standard ones. */
   extra?: ConditionInput[];
 }
 
@@ -33,6 +41,8 @@ export function nextStatus(
   // After a failed render this is the health of the last good version, which still runs.
   const healthy = services.length > 0 && unhealthy.length === 0;
   const appliedOk = rendered && o.applyProblems.length === 0;
+  const waits = o.waits ?? (rendered ? [] : (previous?.waiting ?? []));
+  const waiting = waits.length > 0;
   const conditions: ConditionInput[] = [
     rendered
       ? {
@@ -60,12 +70,20 @@ export function nextStatus(
           reason: 'Unhealthy',
           message: unhealthy.map((s) => `${s.name}: ${s.message ?? 'not healthy'}`).join('; ') || undefined,
         },
-    rendered && healthy && appliedOk
+    rendered && healthy && appliedOk && !waiting
       ? { type: 'Ready', status: 'True', reason: 'Ready' }
       : {
           type: 'Ready',
           status: 'False',
-          reason: !rendered ? 'RenderFailed' : !appliedOk ? 'ApplyFailed' : 'Unhealthy',
+          reason: !rendered
+            ? 'RenderFailed'
+            : !appliedOk
+              ? 'ApplyFailed'
+              : waiting
+                ? waits.some((w) => w.timedOut)
+                  ? 'DependencyTimeout'
+                  : 'WaitingForDependencies'
+                : 'Unhealthy',
         },
   ];
   if (o.unsupported.length > 0)
@@ -78,7 +96,7 @@ export function nextStatus(
   conditions.push(...(o.extra ?? []));
   const merged = mergeConditions(previous?.conditions, conditions, o.generation, now);
   return {
-    status: phaseOf(previous, rendered, rendered && healthy && appliedOk, o.generation),
+    status: phaseOf(previous, rendered, rendered && healthy && appliedOk && !waiting, o.generation),
     observedGeneration: o.generation,
     conditions: merged,
     services,
@@ -86,6 +104,7 @@ export function nextStatus(
     ...((o.revision ?? previous?.latestRevision)
       ? { latestRevision: o.revision ?? previous!.latestRevision }
       : {}),
+    ...(waiting ? { waiting: waits } : {}),
   };
 }
 

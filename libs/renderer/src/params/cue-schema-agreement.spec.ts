@@ -3,8 +3,9 @@
  * definition's parameter schema (valid ones and near-misses) are judged by CUE
  * v0.14 (the properties unified with `parameter`, on a pool of its own) and by
  * the JSON Schema the renderer exports for the definition (what editors, the
- * catalog and `validateProperties` use). CUE decides; the schema must never
- * reject what CUE accepts. Deterministic: fixed seed, bounded samples, judged
+ * catalog and `validateProperties` use), and by the renderer's own check
+ * before rendering. CUE decides: the schema must never reject what CUE
+ * accepts, and the renderer's check must agree with CUE both ways. Deterministic: fixed seed, bounded samples, judged
  * one after another on one worker. OAM_AGREEMENT_RUNS=300 explores further.
  */
 import { readdirSync } from 'node:fs';
@@ -15,6 +16,7 @@ import type { ParameterSchema } from '../engines/engine.js';
 import { createCue14Pool, type Cue14Pool } from '../engines/cue/v14/cue14-pool.js';
 import { builtin, ENV_MAP, STORAGE_STYLE } from '../engines/cue/v14/testdata/templates.js';
 import { nearMiss, validValue } from './testdata/schema-arbitrary.js';
+import type { ValidationResult } from './types.js';
 import { validateProperties } from './validate.js';
 
 const SEED = 1414;
@@ -53,13 +55,11 @@ parameter: *#Params | close({
 
 /**
  * Where the schema still rejects what CUE accepts, with the reason; tolerated (not
- * required) so that fixing one never breaks this test. Empty is the goal.
+ * required) so that fixing one never breaks this test. Empty is the goal, and now.
  */
-const KNOWN_GAPS: Record<string, string> = {
-  'env-map (issue 14)':
-    'the schema translated from CUE v0.4.3 OpenAPI export keeps its `not` clauses: `{}` and ' +
-    '`{LOG_LEVEL: "info"}` are rejected; goes with the schema read from CUE v0.14 (issue 14)',
-};
+const KNOWN_GAPS: Record<string, string> = {};
+
+type RendererCheck = (properties: Record<string, unknown>) => Promise<ValidationResult>;
 
 interface Verdict {
   properties: Record<string, unknown>;
@@ -103,10 +103,11 @@ function samples(schemas: ParameterSchema[]): Record<string, unknown>[] {
 }
 
 /** Each sample judged by CUE and by the schema. */
-async function judge(template: string, schema: ParameterSchema) {
+async function judge(template: string, schema: ParameterSchema, rendererCheck?: RendererCheck) {
   const accepted: Verdict[] = [];
   const rejected: Verdict[] = [];
   const schemaRejectsCueAccepts: Verdict[] = [];
+  const rendererDisagrees: Verdict[] = [];
   for (const properties of samples([schema, await cue.schema(template)])) {
     const vet = await cue.vet(template, properties);
     const issues = validateProperties(schema, properties).issues.filter((i) => i.severity === 'error');
@@ -117,16 +118,24 @@ async function judge(template: string, schema: ParameterSchema) {
     };
     (vet.valid ? accepted : rejected).push(verdict);
     if (vet.valid && issues.length > 0) schemaRejectsCueAccepts.push(verdict);
+    if (rendererCheck) {
+      const own = (await rendererCheck(properties)).issues.filter((i) => i.severity === 'error');
+      if (vet.valid !== (own.length === 0))
+        rendererDisagrees.push({ ...verdict, schema: own.map((i) => `${i.path}: ${i.message}`) });
+    }
   }
-  return { accepted, rejected, schemaRejectsCueAccepts };
+  return { accepted, rejected, schemaRejectsCueAccepts, rendererDisagrees };
 }
 
 async function expectAgreement(label: string, definition: Definition): Promise<void> {
   const template = definition.spec.schematic.cue!.template;
-  const schema = await renderer.compiler.compile(definition).parameterSchema();
-  const found = await judge(template, schema);
-  // Not vacuous: the samples reach both sides of CUE's verdict.
+  const compiled = renderer.compiler.compile(definition);
+  const schema = await compiled.parameterSchema();
+  const found = await judge(template, schema, compiled.validate?.bind(compiled));
+  // Not vacuous: the samples reach CUE's acceptance.
   expect(found.accepted.length).toBeGreaterThan(0);
+  // What the renderer itself checks before rendering says exactly what CUE says.
+  expect(found.rendererDisagrees.slice(0, 3)).toEqual([]);
   if (found.schemaRejectsCueAccepts.length > 0 && KNOWN_GAPS[label]) return;
   expect(found.schemaRejectsCueAccepts.slice(0, 3)).toEqual([]);
 }

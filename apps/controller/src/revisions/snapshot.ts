@@ -1,0 +1,147 @@
+import { REVISION_ANNOTATIONS, type ApplicationRevision, type Definition } from '#api';
+import { deepCopy, hashOf, type KubeObject } from '#kube-core';
+
+export type Snapshot = ApplicationRevision['spec'] & { renderHash: string };
+type StoredApplication = Snapshot['application'];
+
+/**
+ * Annotations that are not inputs of a render: kubectl's bookkeeping and the
+ * rollback request itself. They are neither hashed, stored nor restored.
+ */
+const NOT_INPUTS = new Set([
+  'kubectl.kubernetes.io/last-applied-configuration',
+  REVISION_ANNOTATIONS.rollbackTo,
+]);
+
+/**
+ * The Application as a render sees it, the way a revision stores it: name,
+ * namespace, labels, the annotations that are inputs, and the spec. Applying
+ * it to its own output changes nothing, so a stored application hashes as the
+ * live one it was taken from.
+ */
+export function applicationInputs(app: KubeObject): StoredApplication {
+  const annotations = Object.fromEntries(
+    Object.entries(app.metadata?.annotations ?? {}).filter(([k]) => !NOT_INPUTS.has(k)),
+  );
+  return {
+    apiVersion: 'core.oam.dev/v1beta1',
+    kind: 'Application',
+    metadata: {
+      name: app.metadata?.name,
+      namespace: app.metadata?.namespace,
+      labels: { ...app.metadata?.labels },
+      annotations,
+    },
+    spec: deepCopy(app.spec) as StoredApplication['spec'],
+  };
+}
+
+/** What the live Application becomes when it is restored to a stored one: its metadata bookkeeping kept. */
+export function restoredApplication(live: KubeObject, stored: StoredApplication): KubeObject {
+  const kept = Object.fromEntries(
+    Object.entries(live.metadata?.annotations ?? {}).filter(
+      ([k]) => NOT_INPUTS.has(k) && k !== REVISION_ANNOTATIONS.rollbackTo,
+    ),
+  );
+  return {
+    ...live,
+    metadata: {
+      ...live.metadata,
+      labels: { ...stored.metadata.labels },
+      annotations: { ...stored.metadata.annotations, ...kept },
+    },
+    spec: deepCopy(stored.spec),
+  };
+}
+
+/** A definition as stored in a revision: what renders and identifies it, none of the server's bookkeeping. */
+function storedDefinition(d: Definition): Record<string, unknown> {
+  const annotations = Object.fromEntries(
+    Object.entries(d.metadata.annotations ?? {}).filter(([k]) => !NOT_INPUTS.has(k)),
+  );
+  return {
+    apiVersion: d.apiVersion,
+    kind: d.kind,
+    metadata: {
+      name: d.metadata.name,
+      ...(d.metadata.namespace ? { namespace: d.metadata.namespace } : {}),
+      ...(d.metadata.labels ? { labels: { ...d.metadata.labels } } : {}),
+      ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+    },
+    spec: deepCopy(d.spec),
+  };
+}
+
+/** The standalone Components and Traits joined to the render: each one's spec by name. */
+export interface JoinedInputs {
+  components?: Record<string, unknown>;
+  traits?: Record<string, unknown>;
+}
+
+/**
+ * Everything one render used, for an ApplicationRevision's spec (without its
+ * number): the application's inputs, each definition in full keyed by name
+ * (a rollback renders with these even after the cluster's changed), the
+ * standalone Components and Traits joined, and a hash of all of it. A
+ * definition counts by kind, name, namespace and spec: a new description
+ * alone is no new revision.
+ */
+export function takeSnapshot(
+  app: KubeObject,
+  definitions: readonly Definition[],
+  joined: JoinedInputs = {},
+): Omit<Snapshot, 'revision'> {
+  const application = applicationInputs(app);
+  const byKind = (kind: Definition['kind']) =>
+    Object.fromEntries(
+      definitions
+        .filter((d) => d.kind === kind)
+        .map((d) => [d.metadata.name!, storedDefinition(d)] as const)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
+  const snapshot = {
+    application,
+    componentDefinitions: byKind('ComponentDefinition'),
+    traitDefinitions: byKind('TraitDefinition'),
+    ...storedJoined('Component', 'components', joined.components),
+    ...storedJoined('Trait', 'traits', joined.traits),
+  };
+  return { ...snapshot, renderHash: renderHashOf(snapshot) };
+}
+
+/** The hash of a snapshot's inputs: equal for a live render and the re-render of its stored revision. */
+export function renderHashOf(s: Omit<Snapshot, 'revision' | 'renderHash'>): string {
+  const defs = (m: Record<string, unknown> | undefined) =>
+    Object.values(m ?? {}).map((d) => {
+      const def = d as Definition;
+      return { kind: def.kind, name: def.metadata.name, namespace: def.metadata.namespace, spec: def.spec };
+    });
+  return hashOf({
+    spec: s.application.spec,
+    labels: s.application.metadata.labels ?? {},
+    annotations: s.application.metadata.annotations ?? {},
+    definitions: [...defs(s.componentDefinitions), ...defs(s.traitDefinitions)],
+    components: s.components ?? [],
+    traits: s.traits ?? [],
+  }).slice(0, 16);
+}
+
+/** The stored definitions of a revision, as the renderer's catalog takes them. */
+export function storedDefinitions(spec: ApplicationRevision['spec']): Definition[] {
+  return [
+    ...Object.values(spec.componentDefinitions ?? {}),
+    ...Object.values(spec.traitDefinitions ?? {}),
+  ] as Definition[];
+}
+
+/** Joined objects as a revision stores them: `[{kind, metadata: {name}, spec}]`, by name. */
+function storedJoined<K extends string>(
+  kind: 'Component' | 'Trait',
+  key: K,
+  specs: Record<string, unknown> | undefined,
+): Partial<Record<K, Record<string, unknown>[]>> {
+  const names = Object.keys(specs ?? {}).sort();
+  if (names.length === 0) return {};
+  const stored = names.map((name) => ({ kind, metadata: { name }, spec: deepCopy(specs![name]) }));
+  return { [key]: stored } as unknown as Partial<Record<K, Record<string, unknown>[]>>;
+}

@@ -1,0 +1,211 @@
+import { eventually, type KubeObject } from '#kube-core';
+import { ControllerCluster, edit, helloApp } from './harness.js';
+
+let cluster: ControllerCluster;
+const LIMIT = 3;
+
+beforeAll(async () => {
+  cluster = await ControllerCluster.start();
+  await cluster.startController({ revisionLimit: LIMIT });
+}, 120_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const ROLLBACK = 'app.oam.dev/rollback-to-revision';
+const SUMMARY = 'app.oam.dev/change-summary';
+const image = (d: KubeObject | undefined) => (d?.spec as any)?.template?.spec?.containers?.[0]?.image;
+const atRevision = (n: number) => (s: Record<string, any>, app: KubeObject) =>
+  s.latestRevision?.revision === n &&
+  s.status === 'running' &&
+  s.observedGeneration === app.metadata?.generation;
+
+async function revisions(ns: string): Promise<KubeObject[]> {
+  const c = await cluster.resource({ apiVersion: 'core.oam.dev/v1beta1', kind: 'ApplicationRevision' });
+  const list = await c.list({ namespace: ns, labelSelector: 'app.oam.dev/name=hello' });
+  return list.items.sort((a: any, b: any) => a.spec.revision - b.spec.revision);
+}
+
+async function revision(ns: string, n: number): Promise<KubeObject> {
+  return eventually(
+    () => cluster.get('core.oam.dev/v1beta1', 'ApplicationRevision', ns, `hello-v${n}`),
+    `ApplicationRevision hello-v${n}`,
+  );
+}
+
+async function annotate(ns: string, annotations: Record<string, string | null>): Promise<void> {
+  const apps = await cluster.resource({ apiVersion: 'core.oam.dev/v1beta1', kind: 'Application' });
+  await apps.patch(ns, 'hello', { metadata: { annotations } }, { type: 'merge', fieldManager: 'e2e-user' });
+}
+
+async function eventFor(ns: string, reason: string): Promise<any> {
+  const events = await cluster.resource({ apiVersion: 'v1', kind: 'Event' });
+  return eventually(async () => {
+    const list = await events.list({ namespace: ns });
+    return list.items.find((e: any) => e.reason === reason && e.involvedObject?.name === 'hello');
+  }, `a ${reason} event`);
+}
+
+/** A namespace-local TraitDefinition whose only output is a team label on the workload. */
+const teamLabel = (ns: string, team: string): KubeObject => ({
+  apiVersion: 'core.oam.dev/v1beta1',
+  kind: 'TraitDefinition',
+  metadata: { name: 'team-label', namespace: ns },
+  spec: {
+    appliesToWorkloads: ['deployments.apps'],
+    schematic: { cue: { template: `patch: metadata: labels: team: "${team}"\nparameter: {}\n` } },
+  },
+});
+
+describe('ApplicationRevisions', () => {
+  it('one per change of the inputs, holding the spec and the definitions used; an unchanged input keeps its revision', async () => {
+    const ns = await cluster.namespace('rev');
+    const app = helloApp(ns);
+    await cluster.applyApp(app);
+    const first = await cluster.appStatus(ns, 'hello', atRevision(1), 'hello at revision 1');
+    const v1 = await revision(ns, 1);
+    expect(v1.metadata?.labels?.['app.oam.dev/name']).toBe('hello');
+    expect(v1.metadata?.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'Application',
+        name: 'hello',
+        uid: first.metadata?.uid,
+        controller: true,
+      }),
+    ]);
+    expect(v1.metadata?.annotations?.[SUMMARY]).toBe('first revision');
+    const spec = v1.spec as any;
+    expect(spec.revision).toBe(1);
+    expect(spec.application.spec).toEqual(app.spec);
+    expect(spec.application.metadata).toMatchObject({ name: 'hello', namespace: ns });
+    expect(Object.keys(spec.componentDefinitions)).toEqual(['webservice']);
+    expect(Object.keys(spec.traitDefinitions)).toEqual(['scaler']);
+    expect(spec.componentDefinitions.webservice.spec.schematic.cue.template).toContain('parameter');
+    expect(spec.renderHash).toBe((first.status as any).latestRevision.revisionHash);
+
+    await cluster.applyApp(edit(app, (s) => (s.components[0].properties.image = 'crccheck/hello-world:v2')));
+    await cluster.appStatus(ns, 'hello', atRevision(2), 'hello at revision 2');
+    expect((await revision(ns, 2)).metadata?.annotations?.[SUMMARY]).toBe(
+      'components[0].properties.image: crccheck/hello-world → crccheck/hello-world:v2',
+    );
+
+    // The same spec again, and a resync: nothing new.
+    await cluster.applyApp(edit(app, (s) => (s.components[0].properties.image = 'crccheck/hello-world:v2')));
+    await annotate(ns, { 'example.com/unrelated': 'x' }); // an annotation is an input: a new revision
+    await cluster.appStatus(ns, 'hello', atRevision(3), 'hello at revision 3');
+    expect((await revision(ns, 3)).metadata?.annotations?.[SUMMARY]).toBe(
+      'annotations."example.com/unrelated" added: x',
+    );
+    cluster.controller!.resync();
+    await cluster.appStatus(ns, 'hello', atRevision(3), 'hello still at revision 3');
+    expect((await revisions(ns)).map((r) => r.metadata?.name)).toEqual(['hello-v1', 'hello-v2', 'hello-v3']);
+  });
+
+  it(`keeps at most --revision-limit (${LIMIT}), deleting the oldest`, async () => {
+    const ns = await cluster.namespace('cap');
+    for (let i = 1; i <= 6; i++) {
+      await cluster.applyApp(
+        edit(helloApp(ns), (s) => (s.components[0].properties.image = `crccheck/hello-world:v${i}`)),
+      );
+      await cluster.appStatus(ns, 'hello', (s) => s.latestRevision?.revision === i, `revision ${i}`);
+    }
+    const live = 'hello-v6';
+    const kept = await eventually(async () => {
+      const names = (await revisions(ns)).map((r) => r.metadata!.name!);
+      return names.length === LIMIT ? names : undefined;
+    }, `${LIMIT} revisions left`);
+    expect(kept).toEqual(['hello-v4', 'hello-v5', live]);
+  });
+});
+
+describe('rollback (annotation app.oam.dev/rollback-to-revision)', () => {
+  it('restores revision N exactly, its definitions included, as a new revision, and clears the annotation', async () => {
+    const ns = await cluster.namespace('rollback');
+    const definitions = await cluster.resource({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'TraitDefinition',
+    });
+    await definitions.apply(teamLabel(ns, 'blue'), { fieldManager: 'platform-team', force: true });
+    const app = edit(helloApp(ns), (s) => s.components[0].traits.push({ type: 'team-label' }));
+    await cluster.applyApp(app);
+    await cluster.appStatus(ns, 'hello', atRevision(1), 'v1: team blue');
+    const v1 = await revision(ns, 1); // read now: the history limit deletes it once v4 is written
+
+    // v2: the definition changed under the app; v3: the app's image changed.
+    await definitions.apply(teamLabel(ns, 'green'), { fieldManager: 'platform-team', force: true });
+    await cluster.appStatus(ns, 'hello', atRevision(2), 'v2: team green');
+    expect((await revision(ns, 2)).metadata?.annotations?.[SUMMARY]).toBe('definition team-label changed');
+    await cluster.applyApp(edit(app, (s) => (s.components[0].properties.image = 'crccheck/hello-world:v3')));
+    await cluster.appStatus(ns, 'hello', atRevision(3), 'v3: new image');
+    const deploymentBefore = await cluster.get('apps/v1', 'Deployment', ns, 'hello-web');
+    expect(deploymentBefore?.metadata?.labels?.team).toBe('green');
+
+    await annotate(ns, { [ROLLBACK]: '1' });
+    const rolled = await cluster.appStatus(
+      ns,
+      'hello',
+      (s, a) => atRevision(4)(s, a) && a.metadata?.annotations?.[ROLLBACK] === undefined,
+      'the rollback to be done as revision 4',
+    );
+    const deployment = await cluster.get('apps/v1', 'Deployment', ns, 'hello-web');
+    expect(deployment?.metadata?.labels?.team).toBe('blue'); // v1's definition, not the cluster's
+    expect(image(deployment)).toBe('crccheck/hello-world');
+    expect(deployment?.metadata?.uid).toBe(deploymentBefore?.metadata?.uid);
+    expect(rolled.spec).toEqual(app.spec); // the Application shows what runs
+    const v4 = await revision(ns, 4);
+    expect(v4.metadata?.annotations?.[SUMMARY]).toBe('rollback to v1');
+    expect(v4.metadata?.annotations?.['app.oam.dev/rollback-of-revision']).toBe('1');
+    expect((v4.spec as any).traitDefinitions['team-label']).toEqual(
+      (v1.spec as any).traitDefinitions['team-label'],
+    );
+    expect((rolled.status as any).conditions).toContainEqual(
+      expect.objectContaining({
+        type: 'Rollback',
+        status: 'True',
+        message: 'restored revision 1 as hello-v4',
+      }),
+    );
+    await eventFor(ns, 'RolledBack');
+
+    // Stable: a resync renders v4 again with v1's definitions (the cluster's still says green).
+    cluster.controller!.resync();
+    await cluster.appStatus(ns, 'hello', atRevision(4), 'still revision 4 after a resync');
+    expect((await cluster.get('apps/v1', 'Deployment', ns, 'hello-web'))?.metadata?.labels?.team).toBe(
+      'blue',
+    );
+
+    // The next edit renders with the cluster's definitions again.
+    await cluster.applyApp(edit(app, (s) => (s.components[0].properties.image = 'crccheck/hello-world:v5')));
+    await cluster.appStatus(ns, 'hello', atRevision(5), 'v5: edited after the rollback');
+    expect((await cluster.get('apps/v1', 'Deployment', ns, 'hello-web'))?.metadata?.labels?.team).toBe(
+      'green',
+    );
+    expect((await revision(ns, 5)).metadata?.annotations?.[SUMMARY]).toBe(
+      'components[0].properties.image: crccheck/hello-world → crccheck/hello-world:v5; definition team-label changed',
+    );
+  });
+
+  it('an unknown revision is reported (condition and Warning Event naming the ones there are) and the annotation cleared', async () => {
+    const ns = await cluster.namespace('unknown');
+    await cluster.applyApp(helloApp(ns));
+    await cluster.appStatus(ns, 'hello', atRevision(1), 'hello at revision 1');
+    await annotate(ns, { [ROLLBACK]: '7' });
+    const reported = await cluster.appStatus(
+      ns,
+      'hello',
+      (s, a) =>
+        a.metadata?.annotations?.[ROLLBACK] === undefined &&
+        s.conditions?.some((c: any) => c.type === 'Rollback' && c.status === 'False'),
+      'the unknown revision to be reported',
+    );
+    const condition = (reported.status as any).conditions.find((c: any) => c.type === 'Rollback');
+    expect(condition).toMatchObject({
+      reason: 'UnknownRevision',
+      message: 'cannot roll back to revision 7: no such revision (available: 1)',
+    });
+    expect((reported.status as any).latestRevision.revision).toBe(1);
+    expect((await eventFor(ns, 'UnknownRevision')).type).toBe('Warning');
+    expect((await revisions(ns)).length).toBe(1);
+  });
+});
