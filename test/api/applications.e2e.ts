@@ -232,6 +232,15 @@ describe('applications', () => {
     expect((await api('DELETE', '/components/backend')).status).toBe(202);
   });
 
+  it('/metrics (any valid token) counts requests by route pattern, never by object name', async () => {
+    const res = await call(plane.url, 'GET', '/metrics', { token: ADMIN });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatch(
+      /oam_api_request_duration_seconds_count\{method="GET",route="\/api\/v1\/namespaces\/:namespace\/applications\/:name",status="200"\} \d+/,
+    );
+    expect(res.body).not.toContain(ns);
+  });
+
   it('bodies that are not JSON objects are 400/415 problem+json', async () => {
     const notJson = await fetch(`${plane.url}/api/v1/namespaces/${ns}/applications`, {
       method: 'POST',
