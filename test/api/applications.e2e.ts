@@ -196,6 +196,51 @@ describe('applications', () => {
     await eventually(async () => (await api('GET', '/applications/web')).status === 404, 'web gone');
   });
 
+  it('standalone Components and Traits have the same CRUD, validated where they go', async () => {
+    const component = {
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'Component',
+      metadata: { name: 'backend' },
+      spec: { type: 'webservice', properties: { image: 'nginx:1.27' } },
+    };
+    const created = await api('POST', '/components', component);
+    expect(created.status).toBe(201);
+    const trait = {
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'Trait',
+      metadata: { name: 'backend-scaler' },
+      spec: { type: 'scaler', properties: { replicas: 3 }, target: { component: 'backend' } },
+    };
+    await eventually(async () => (await api('GET', '/components/backend')).status === 200, 'backend cached');
+    expect((await api('POST', '/traits', trait)).status).toBe(201);
+    const wrong = structuredClone(trait);
+    wrong.metadata.name = 'backend-wrong';
+    (wrong.spec.properties as any).replicas = 'three';
+    const refused = await api('POST', '/traits', wrong);
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors.length).toBeGreaterThan(0);
+    expect((await api('GET', '/traits/backend-wrong')).status).toBe(404);
+    const bad = await api('POST', '/components', {
+      ...component,
+      metadata: { name: 'x' },
+      spec: { properties: {} },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.map((e: any) => e.path)).toContain('spec.type');
+    await eventually(async () => (await api('GET', '/traits')).body.items.length === 1, 'the trait listed');
+    expect((await api('DELETE', '/traits/backend-scaler')).status).toBe(202);
+    expect((await api('DELETE', '/components/backend')).status).toBe(202);
+  });
+
+  it('/metrics (any valid token) counts requests by route pattern, never by object name', async () => {
+    const res = await call(plane.url, 'GET', '/metrics', { token: ADMIN });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatch(
+      /oam_api_request_duration_seconds_count\{method="GET",route="\/api\/v1\/namespaces\/:namespace\/applications\/:name",status="200"\} \d+/,
+    );
+    expect(res.body).not.toContain(ns);
+  });
+
   it('bodies that are not JSON objects are 400/415 problem+json', async () => {
     const notJson = await fetch(`${plane.url}/api/v1/namespaces/${ns}/applications`, {
       method: 'POST',

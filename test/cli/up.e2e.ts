@@ -235,17 +235,17 @@ describe('oam up on the local plane', () => {
     }, 'shop to become healthy after up --no-wait');
   });
 
-  it('creates a missing namespace and says so; applies standalone Components and Traits (no health to wait for yet)', async () => {
+  it('creates a missing namespace and says so; applies standalone Components and Traits and waits until the Component is healthy', async () => {
     const r = await oam(['up', '-f', 'examples/split-roles']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('namespace shop created');
     const order = ['applied Component shop/checkout', 'applied Trait shop/checkout-autoscaling'];
     expect(r.stdout.indexOf(order[0])).toBeGreaterThanOrEqual(0);
     expect(r.stdout.indexOf(order[1])).toBeGreaterThan(r.stdout.indexOf(order[0]));
-    expect(r.stdout).toContain('standalone Components (checkout) are not reconciled by the controller yet');
+    expect(r.stdout).toContain('checkout is healthy');
     const s = await oam(['status', 'checkout', '-n', 'shop', '-o', 'json']);
     expect(s.code).toBe(0);
-    expect(JSON.parse(s.stdout)).toMatchObject({ kind: 'Component', name: 'checkout' });
+    expect(JSON.parse(s.stdout)).toMatchObject({ kind: 'Component', name: 'checkout', healthy: true });
   });
 
   it('exit 2 naming the component and its last message when it is not healthy within --timeout', async () => {

@@ -79,6 +79,17 @@ describe('a standalone Component', () => {
     expect(condition(component.status as any, 'RenderedBy')?.message).toContain('Application "shop"');
     expect((component.status as any).status).toBe('running');
 
+    // The developer changes the Component: the Application rendering it re-renders (found by its componentRef).
+    await cluster.applyObject(webComponent(ns, 'api', 'crccheck/hello-world:v2'));
+    const updated = await eventually(async () => {
+      const d = await cluster.get('apps/v1', 'Deployment', ns, 'api');
+      return (d?.spec as any)?.template.spec.containers[0].image === 'crccheck/hello-world:v2'
+        ? d
+        : undefined;
+    }, 'the Application to render the changed Component');
+    expect(updated.metadata!.uid).toBe(uids[0]);
+    expect(updated.metadata!.ownerReferences?.[0]).toMatchObject({ kind: 'Application', name: 'shop' });
+
     // The reference goes away: the Component takes its objects back, again in place.
     await cluster.applyApp({
       ...refApp(ns, 'shop'),

@@ -25,7 +25,6 @@ function example(folder: string, file: string, namespace: string): KubeObject[] 
     .map((o) => ({ ...o, metadata: { ...o.metadata, namespace } }));
 }
 
-// examples/split-roles uses standalone Components and Traits: the next issue's.
 describe('the examples run', () => {
   it.each([
     ['multi-component', ['app.yaml']],
@@ -48,5 +47,33 @@ describe('the examples run', () => {
     const services = (done.status as { services: { name: string; healthy: boolean }[] }).services;
     expect(services.map((s) => s.name)).toEqual(components);
     expect(services.every((s) => s.healthy)).toBe(true);
+  });
+
+  it.each([
+    ['standalone', ['component.yaml', 'traits.yaml']],
+    ['split-roles', ['component.yaml', 'traits.yaml']],
+  ])('examples/%s: the Component runs on its own with the operator’s Traits', async (folder, files) => {
+    const ns = await cluster.namespace(folder);
+    const objects = files.flatMap((f) => example(folder, f, ns));
+    for (const obj of objects) {
+      const c = await cluster.resource(obj);
+      await c.apply(obj, { fieldManager: 'e2e-user', force: true });
+    }
+    const component = objects.find((o) => o.kind === 'Component')!;
+    const name = component.metadata!.name!;
+    const traits = objects.filter((o) => o.kind === 'Trait').map((t) => (t.spec as { type: string }).type);
+    const done = await cluster.oamStatus(
+      'Component',
+      ns,
+      name,
+      (s) => s.status === 'running' && s.services[0]?.traits?.length === traits.length,
+      `examples/${folder} to be running with its traits`,
+    );
+    const service = (done.status as { services: { healthy: boolean; traits: { type: string }[] }[] })
+      .services[0];
+    expect(service.healthy).toBe(true);
+    expect(service.traits.map((t) => t.type).sort()).toEqual([...traits].sort());
+    expect(await cluster.get('autoscaling/v2', 'HorizontalPodAutoscaler', ns, name)).toBeDefined();
+    expect(await cluster.get('networking.k8s.io/v1', 'Ingress', ns, name)).toBeDefined();
   });
 });

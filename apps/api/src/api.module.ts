@@ -3,6 +3,7 @@ import { APP_GUARD } from '@nestjs/core';
 import { ApplicationsController } from './applications/applications.controller.js';
 import { ApplicationsService } from './applications/applications.service.js';
 import { PreviewService } from './applications/preview.service.js';
+import { StandaloneController, StandaloneStores } from './applications/standalone.controller.js';
 import { WatchController } from './applications/watch.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AUTHENTICATOR } from './auth/authenticator.js';
@@ -22,13 +23,20 @@ export class ApiModule {
     return {
       module: ApiModule,
       // WatchController first: `/applications/watch` must not be taken for an application's name.
-      controllers: [ServiceController, CatalogController, WatchController, ApplicationsController],
+      controllers: [
+        ServiceController,
+        CatalogController,
+        WatchController,
+        ApplicationsController,
+        StandaloneController,
+      ],
       providers: [
         { provide: API_OPTIONS, useValue: options },
         ClusterService,
         CatalogService,
         PreviewService,
         ApplicationsService,
+        StandaloneStores,
         {
           provide: AUTHENTICATOR,
           inject: [ClusterService],

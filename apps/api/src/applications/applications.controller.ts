@@ -16,7 +16,7 @@ export class ApplicationsController {
 
   @Route('createApplication')
   create(@Param('namespace') ns: string, @Body() body: unknown): Promise<KubeObject> {
-    return this.apps.create(ns, body);
+    return this.apps.store.create(ns, body);
   }
 
   @Route('previewNew')
@@ -31,17 +31,17 @@ export class ApplicationsController {
 
   @Route('replaceApplication')
   replace(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
-    return this.apps.replace(ns, name, body);
+    return this.apps.store.replace(ns, name, body);
   }
 
   @Route('patchApplication')
   patch(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
-    return this.apps.patch(ns, name, body);
+    return this.apps.store.patch(ns, name, body);
   }
 
   @Route('deleteApplication')
   delete(@Param('namespace') ns: string, @Param('name') name: string) {
-    return this.apps.delete(ns, name);
+    return this.apps.store.delete(ns, name);
   }
 
   @Route('applicationStatus')

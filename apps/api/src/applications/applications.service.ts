@@ -1,19 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { Application } from '#api';
-import { deepCopy, isJsonObject, mergePatch, type KubeObject } from '#kube-core';
-import { EVENTS, isConflict, NAMESPACE_INDEX, NAMESPACES } from '#runtime';
+import { isJsonObject, type KubeObject } from '#kube-core';
+import { EVENTS, NAMESPACE_INDEX } from '#runtime';
 import { ApiProblem, invalid } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
 import {
   APP_NAME_LABEL,
   APPLICATION_REVISIONS,
-  APPLICATIONS,
   CHANGE_SUMMARY_ANNOTATION,
-  FIELD_MANAGER,
   ROLLBACK_ANNOTATION,
 } from '../kube/kinds.js';
 import type { ApplicationView } from './application.dto.js';
 import { applicationView } from './application-view.js';
+import { ObjectStore } from './object-store.js';
 import { PreviewService, type Preview } from './preview.service.js';
 
 /**
@@ -26,94 +25,23 @@ export class ApplicationsService {
   constructor(
     private readonly cluster: ClusterService,
     private readonly preview: PreviewService,
-  ) {}
-
-  private get client() {
-    return this.cluster.manager.client.resource(APPLICATIONS);
+  ) {
+    this.store = new ObjectStore(cluster, preview, 'Application');
   }
 
-  /** 404 for a namespace that does not exist (reads would otherwise look merely empty). */
+  /** The Applications' CRUD; the other routes below read through it too. */
+  readonly store: ObjectStore;
+
   requireNamespace(namespace: string): void {
-    if (!this.cluster.informer(NAMESPACES).indexer.get(undefined, namespace))
-      throw new ApiProblem(404, `namespace "${namespace}" not found`);
+    this.store.requireNamespace(namespace);
   }
 
   list(namespace: string): ApplicationView[] {
-    this.requireNamespace(namespace);
-    return this.cluster
-      .informer(APPLICATIONS)
-      .indexer.byIndex(NAMESPACE_INDEX, namespace)
-      .map(applicationView)
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return this.store.list(namespace).map(applicationView);
   }
 
   get(namespace: string, name: string): KubeObject {
-    this.requireNamespace(namespace);
-    const app = this.cluster.informer(APPLICATIONS).indexer.get(namespace, name);
-    if (!app) throw new ApiProblem(404, `application "${name}" not found in namespace "${namespace}"`);
-    return app;
-  }
-
-  async create(namespace: string, body: unknown): Promise<KubeObject> {
-    this.requireNamespace(namespace);
-    const app = this.preview.parse(body, namespace);
-    await this.preview.render(app);
-    return this.client.create(app as unknown as KubeObject, { fieldManager: FIELD_MANAGER });
-  }
-
-  /** PUT: the body replaces the spec, labels and annotations; its resourceVersion must be the live one. */
-  async replace(namespace: string, name: string, body: unknown): Promise<KubeObject> {
-    const live = this.get(namespace, name);
-    const app = this.preview.parse(body, namespace);
-    if (app.metadata.name !== name)
-      throw invalid([
-        { path: 'metadata.name', message: `is "${app.metadata.name}", but the URL says "${name}"` },
-      ]);
-    if (!app.metadata.resourceVersion)
-      throw invalid([
-        {
-          path: 'metadata.resourceVersion',
-          message:
-            'required: send back the resourceVersion the application was read with (a stale one is 409)',
-        },
-      ]);
-    await this.preview.render(app);
-    return this.client.update(withServerFields(app, live), { fieldManager: FIELD_MANAGER });
-  }
-
-  /**
-   * PATCH (merge patch) on the server's latest copy, validated as a whole,
-   * written only if unchanged since it was read. A patch without a
-   * resourceVersion is re-applied on a conflict (the controller's status
-   * writes move the resourceVersion too); one with a resourceVersion is a
-   * precondition, so a stale one is 409.
-   */
-  async patch(namespace: string, name: string, patch: unknown): Promise<KubeObject> {
-    this.get(namespace, name);
-    if (!isJsonObject(patch)) throw invalid([{ path: '', message: 'a merge patch must be a JSON object' }]);
-    const precondition = isJsonObject(patch.metadata) && patch.metadata.resourceVersion !== undefined;
-    for (let attempt = 1; ; attempt++) {
-      const live = await this.client.get(namespace, name);
-      const merged = mergePatch(deepCopy(live), patch) as KubeObject;
-      if (!precondition)
-        merged.metadata = { ...merged.metadata, resourceVersion: live.metadata?.resourceVersion };
-      const app = this.preview.parse(merged, namespace);
-      await this.preview.render(app);
-      try {
-        return await this.client.update(withServerFields(app, live), { fieldManager: FIELD_MANAGER });
-      } catch (err) {
-        if (precondition || !isConflict(err) || attempt >= 5) throw err;
-      }
-    }
-  }
-
-  async delete(namespace: string, name: string): Promise<KubeObject> {
-    const live = this.get(namespace, name);
-    await this.client.delete(namespace, name, {
-      propagationPolicy: 'Background',
-      preconditions: { uid: live.metadata?.uid },
-    });
-    return live;
+    return this.store.get(namespace, name);
   }
 
   async previewStored(namespace: string, name: string, body: unknown): Promise<Preview> {
@@ -223,12 +151,7 @@ export class ApplicationsService {
         404,
         `application "${name}" has no revision ${revision} (ApplicationRevision "${name}-v${revision}")`,
       );
-    return this.client.patch(
-      namespace,
-      name,
-      { metadata: { annotations: { [ROLLBACK_ANNOTATION]: String(revision) } } },
-      { type: 'merge', fieldManager: FIELD_MANAGER },
-    );
+    return this.store.annotate(namespace, name, { [ROLLBACK_ANNOTATION]: String(revision) });
   }
 
   private revisionObjects(namespace: string, name: string): KubeObject[] {
@@ -237,12 +160,4 @@ export class ApplicationsService {
       .indexer.byIndex(NAMESPACE_INDEX, namespace)
       .filter((r) => r.metadata?.labels?.[APP_NAME_LABEL] === name);
   }
-}
-
-/** What a client never sends but must not erase: the controller's finalizer, owner references. */
-function withServerFields(app: Application, live: KubeObject): KubeObject {
-  const meta = { ...app.metadata } as Record<string, unknown>;
-  for (const key of ['finalizers', 'ownerReferences', 'uid'] as const)
-    if (meta[key] === undefined && live.metadata?.[key] !== undefined) meta[key] = live.metadata[key];
-  return { ...(app as unknown as KubeObject), metadata: meta as KubeObject['metadata'] };
 }

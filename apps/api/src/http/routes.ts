@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApplicationSchema } from '#api';
+import { ApplicationSchema, ComponentSchema, TraitSchema } from '#api';
 import {
   ApplicationListSchema,
   ApplicationViewSchema,
@@ -18,7 +18,13 @@ export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'd
 export interface Access {
   verb: Verb;
   /** The core.oam.dev resource checked. */
-  resource: 'applications' | 'applicationrevisions' | 'componentdefinitions' | 'traitdefinitions';
+  resource:
+    | 'applications'
+    | 'applicationrevisions'
+    | 'componentdefinitions'
+    | 'traitdefinitions'
+    | 'components'
+    | 'traits';
   /** Where the namespace comes from: the `{namespace}` path parameter, or the optional `?namespace=` (catalog). */
   namespaceFrom: 'path' | 'query';
 }
@@ -49,6 +55,72 @@ const catalogQuery = [
   { name: 'q', description: 'search: a substring of the name or description, case-insensitive' },
 ];
 
+/** CRUD routes of a standalone kind (Components, Traits), the same shape as the Applications'. */
+function crud<N extends string>(
+  noun: N,
+  plural: 'components' | 'traits',
+  schema: z.ZodType,
+): Record<`list${N}s` | `create${N}` | `get${N}` | `replace${N}` | `patch${N}` | `delete${N}`, RouteSpec> {
+  const all = `${V1}/namespaces/{namespace}/${plural}`;
+  const one = `${all}/{name}`;
+  const access = (verb: Verb): Access => ({ verb, resource: plural, namespaceFrom: 'path' });
+  const body = { schema, contentType: 'application/json', required: true };
+  const what = noun === 'Component' ? 'standalone Component' : 'Trait';
+  return {
+    [`list${noun}s`]: {
+      method: 'get',
+      path: all,
+      summary: `the namespace’s ${what}s`,
+      access: access('list'),
+      response: json(z.object({ items: z.array(schema) })),
+    },
+    [`create${noun}`]: {
+      method: 'post',
+      path: all,
+      summary: `create a ${what} (409 if it exists); validated and rendered where it goes first`,
+      access: access('create'),
+      status: 201,
+      body,
+      response: json(schema),
+    },
+    [`get${noun}`]: {
+      method: 'get',
+      path: one,
+      summary: `a ${what} as stored`,
+      access: access('get'),
+      response: json(schema),
+    },
+    [`replace${noun}`]: {
+      method: 'put',
+      path: one,
+      summary: `replace a ${what}; metadata.resourceVersion is required and a stale one is 409`,
+      access: access('update'),
+      body,
+      response: json(schema),
+    },
+    [`patch${noun}`]: {
+      method: 'patch',
+      path: one,
+      summary: `JSON merge patch of a ${what}; the result is validated first`,
+      access: access('patch'),
+      body: {
+        schema: z.record(z.string(), z.unknown()),
+        contentType: 'application/merge-patch+json',
+        required: true,
+      },
+      response: json(schema),
+    },
+    [`delete${noun}`]: {
+      method: 'delete',
+      path: one,
+      summary: `delete a ${what}`,
+      access: access('delete'),
+      status: 202,
+      response: json(schema),
+    },
+  } as Record<`list${N}s` | `create${N}` | `get${N}` | `replace${N}` | `patch${N}` | `delete${N}`, RouteSpec>;
+}
+
 /**
  * Every route of the API, once: the controllers are mapped from it (the
  * `@Route` decorator), the guard checks each request against its `access`,
@@ -60,6 +132,14 @@ export const ROUTES = {
   readyz: { method: 'get', path: '/readyz', summary: 'readiness: every cache has synced', access: 'public' },
   openapi: { method: 'get', path: `${V1}/openapi.json`, summary: 'this document', access: 'public' },
   openapiAlias: { method: 'get', path: '/api/openapi.json', summary: 'this document', access: 'public' },
+  // Any valid token (no namespace to check): request counts and latencies, cache and client figures.
+  metrics: {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (any valid token)',
+    access: { verb: 'get', resource: 'applications', namespaceFrom: 'query' },
+    response: { schema: z.string(), contentType: 'text/plain' },
+  },
 
   listComponentTypes: {
     method: 'get',
@@ -82,7 +162,10 @@ export const ROUTES = {
     path: `${V1}/catalog/traits`,
     summary: 'trait types of the system namespace, and of ?namespace= when given',
     access: { verb: 'list', resource: 'traitdefinitions', namespaceFrom: 'query' },
-    query: catalogQuery,
+    query: [
+      ...catalogQuery,
+      { name: 'component', description: 'only the traits that apply to this component type (appliesTo)' },
+    ],
     response: json(CatalogListSchema),
   },
   getTraitType: {
@@ -212,6 +295,8 @@ export const ROUTES = {
     body: { schema: RollbackRequestSchema, contentType: 'application/json', required: true },
     response: json(ApplicationSchema),
   },
+  ...crud('Component', 'components', ComponentSchema),
+  ...crud('Trait', 'traits', TraitSchema),
 } satisfies Record<string, RouteSpec>;
 
 export type RouteId = keyof typeof ROUTES;

@@ -88,6 +88,8 @@ export class ClusterService implements OnApplicationShutdown {
     }>({ verb: 'get', method: 'GET', path: '/version' });
     this.rendererHandle = createRenderer({
       poolSize: 1,
+      // A preview waits for its answer; a busy machine should not turn that into a timeout.
+      timeoutMs: 15_000,
       cluster: { name: 'local', version: clusterVersionOf(version) },
     });
     this.schemaConfigMaps.start();

@@ -117,18 +117,34 @@ async function readObject(
   }
 }
 
-/** A standalone Component: applied, but not reconciled by the controller yet, so no health to show. */
+/**
+ * A standalone Component as an application of one, as the controller reports
+ * it (same status shape): its component named as in `services[]` (the
+ * Application's name for it when one renders it), its traits those the
+ * controller observed (the operator's Traits are not in its spec).
+ */
+export function componentAsApp(component: KubeObject & { spec?: { type?: string } }): AppObject {
+  const status = (component as { status?: AppObject['status'] }).status;
+  const service = status?.services?.[0];
+  return {
+    ...component,
+    spec: {
+      components: [
+        {
+          name: service?.name ?? component.metadata?.name ?? '',
+          type: component.spec?.type,
+          traits: (service?.traits ?? []).map((t) => ({ type: t.type })),
+        },
+      ],
+    },
+    status,
+  } as AppObject;
+}
+
+/** A standalone Component: an application of one once the controller reconciled it; before, no health to show. */
 export function componentViewOf(component: KubeObject & { spec?: { type?: string } }): AppView {
   const status = (component as { status?: AppObject['status'] }).status;
-  if (status?.status) {
-    // Once the controller reconciles standalone Components (same status shape), show it as an app of one.
-    const asApp = {
-      ...component,
-      spec: { components: [{ name: component.metadata?.name ?? '', type: component.spec?.type }] },
-      status,
-    } as AppObject;
-    return { ...viewOf(asApp), kind: 'Component' };
-  }
+  if (status?.status) return { ...viewOf(componentAsApp(component)), kind: 'Component' };
   return {
     name: component.metadata?.name ?? '',
     namespace: component.metadata?.namespace ?? 'default',
@@ -139,6 +155,6 @@ export function componentViewOf(component: KubeObject & { spec?: { type?: string
       { name: component.metadata?.name ?? '', type: component.spec?.type ?? '', traits: [], objects: [] },
     ],
     conditions: [],
-    note: 'standalone Components are not reconciled by the controller yet: no health to report',
+    note: 'the controller has not reconciled this Component yet: no health to report',
   };
 }

@@ -4,13 +4,15 @@ import { formatDuration } from '../output/age.js';
 import { EXIT } from '../output/exit-codes.js';
 import type { Progress } from '../output/progress.js';
 import { formatTree } from '../output/status-tree.js';
-import { fullViewOf, viewOf, type AppView } from './app-view.js';
+import { componentAsApp, fullViewOf, viewOf, type AppView } from './app-view.js';
 
-/** An Application written by a command, and the generation that write produced. */
+/** An Application (or standalone Component) written by a command, and the generation that write produced. */
 export interface AwaitedApp {
   namespace: string;
   name: string;
   generation?: number;
+  /** Default Application; a standalone Component is judged as the application of one it deploys as. */
+  kind?: 'Application' | 'Component';
 }
 
 export interface WaitOptions {
@@ -36,7 +38,6 @@ export async function waitHealthy(
   progress: Progress,
   options: WaitOptions = {},
 ): Promise<number> {
-  const client = session.client(OAM_KINDS.Application);
   const deadline = Date.now() + timeoutMs;
   const latest = new Map<AwaitedApp, AppObject>();
   const done = new Set<AwaitedApp>();
@@ -45,7 +46,9 @@ export async function waitHealthy(
     const states: { key: string; text: string }[] = [];
     for (const app of apps) {
       if (done.has(app)) continue;
-      const live = (await session.call(() => client.get(app.namespace, app.name))) as AppObject;
+      const client = session.client(OAM_KINDS[app.kind ?? 'Application']);
+      const object = await session.call(() => client.get(app.namespace, app.name));
+      const live = (app.kind === 'Component' ? componentAsApp(object) : object) as AppObject;
       latest.set(app, live);
       const pending = options.pending?.(live);
       const judged: Judgement = pending
@@ -81,7 +84,10 @@ export async function waitHealthy(
   progress.stop();
   for (const app of apps) {
     const live = latest.get(app);
-    if (live) process.stdout.write(formatTree(await fullViewOf(live, session)));
+    if (live)
+      process.stdout.write(
+        formatTree({ ...(await fullViewOf(live, session)), kind: app.kind ?? 'Application' }),
+      );
   }
   if (failure) {
     process.stderr.write(`error: ${failure.message}\n`);

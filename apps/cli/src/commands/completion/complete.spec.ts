@@ -16,7 +16,19 @@ describe('oam __complete: candidates from the program itself, names from the tar
 
   it('commands at the top, without hidden ones', async () => {
     const top = await run('');
-    expect(top).toEqual(expect.arrayContaining(['up', 'status', 'def', 'completion', 'version']));
+    expect(top).toEqual(
+      expect.arrayContaining([
+        'up',
+        'status',
+        'diff',
+        'history',
+        'rollback',
+        'def',
+        'init',
+        'completion',
+        'version',
+      ]),
+    );
     expect(top).not.toContain('__complete');
     expect(await run('st')).toEqual(['status']);
   });

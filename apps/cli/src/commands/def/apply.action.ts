@@ -20,8 +20,9 @@ export async function runDefApply(flags: DefFileFlags): Promise<number> {
   const choice = resolveTarget(flags);
   process.stdout.write(`${targetLine(choice)}\n`);
   const vetted = await vetDefinitions(files);
+  const pc = colorsFor(process.stderr);
+  for (const w of vetted.warnings) process.stderr.write(`${pc.yellow('warning:')} ${w}\n`);
   if (vetted.errors.length > 0) {
-    const pc = colorsFor(process.stderr);
     for (const e of vetted.errors) process.stderr.write(`${pc.red('error:')} ${e}\n`);
     process.stderr.write('nothing applied\n');
     return EXIT.INVALID;

@@ -7,6 +7,7 @@ import { vetDefinitions } from './vet.js';
 export async function runDefVet(flags: { file: string[] }): Promise<number> {
   const result = await vetDefinitions(await readInputs(flags.file));
   const err = colorsFor(process.stderr);
+  for (const w of result.warnings) process.stderr.write(`${err.yellow('warning:')} ${w}\n`);
   for (const e of result.errors) process.stderr.write(`${err.red('error:')} ${e}\n`);
   if (result.errors.length > 0) {
     if (result.errors.length > 1) process.stderr.write(`${result.errors.length} errors\n`);

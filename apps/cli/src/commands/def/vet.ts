@@ -20,6 +20,8 @@ export interface VetResult {
   definitions: VettedDefinition[];
   /** One line each, `file:line: Kind "name": message`, template errors at their line in the file. */
   errors: string[];
+  /** Same form: what went wrong rendering with sample parameters (maybe the sample's fault). */
+  warnings: string[];
 }
 
 /**
@@ -31,6 +33,7 @@ export interface VetResult {
 export async function vetDefinitions(files: readonly SourceFile[]): Promise<VetResult> {
   const parsed = parseSources(files);
   const errors = parsed.errors.map((e) => e.message);
+  const warnings: string[] = [];
   const definitions: VettedDefinition[] = [];
   for (const o of parsed.objects) {
     if (o.kind === 'ComponentDefinition' || o.kind === 'TraitDefinition')
@@ -43,35 +46,59 @@ export async function vetDefinitions(files: readonly SourceFile[]): Promise<VetR
   const handle = createRenderer();
   try {
     for (const d of definitions) {
-      const problem = await vetOne(d.definition, handle.compiler);
-      if (problem) errors.push(locate(problem, d));
+      const { error, warning } = await vetOne(d.definition, handle.compiler);
+      if (error) errors.push(locate(error, d));
+      if (warning) warnings.push(`${locate(warning, d)} (a trial render with sample parameters)`);
     }
   } finally {
     await handle.close();
   }
-  return { definitions, errors };
+  return { definitions, errors, warnings };
 }
 
+/** Handlebars reports these only when a template first runs, yet they are faults of the template whatever the values. */
+const HANDLEBARS_COMPILE =
+  /Parse error|Lexical error|unknown helper|not available in definitions|insert text unquoted/;
+
+/**
+ * A fault of the template itself is an error: it does not compile, or (CUE)
+ * its parameter schema cannot be read. A failure of the trial render with
+ * sample values is a warning (the sample may just be a value no one would
+ * pass), except Handlebars' compile errors, which only show when it runs.
+ */
 async function vetOne(
   definition: Definition,
   compiler: ReturnType<typeof createRenderer>['compiler'],
-): Promise<RenderError | undefined> {
+): Promise<{ error?: RenderError; warning?: RenderError }> {
+  let schema;
   try {
-    const template = compiler.compile(definition);
-    const schema = await template.parameterSchema();
-    await template.evaluate({
+    schema = await compiler.compile(definition).parameterSchema();
+  } catch (err) {
+    const own = templateFault(err);
+    if (own) return { error: own };
+    throw err;
+  }
+  try {
+    await compiler.compile(definition).evaluate({
       parameter: sample(schema) as Record<string, unknown>,
       context: sampleContext(definition),
     });
-    return undefined;
+    return {};
   } catch (err) {
-    const errors = err instanceof RenderErrors ? err.errors : [err];
-    // Only the template's own faults: a sample value that misses a constraint is not one.
-    const own = errors.find((e): e is RenderError => e instanceof RenderError && e.source !== 'user');
-    if (own) return own;
-    if (errors.every((e) => e instanceof RenderError)) return undefined;
-    throw err;
+    const own = templateFault(err);
+    if (!own) {
+      if ((err instanceof RenderErrors ? err.errors : [err]).every((e) => e instanceof RenderError))
+        return {};
+      throw err;
+    }
+    return HANDLEBARS_COMPILE.test(own.detail) ? { error: own } : { warning: own };
   }
+}
+
+/** Only the template's own faults: a sample value that misses a constraint is not one. */
+function templateFault(err: unknown): RenderError | undefined {
+  const errors = err instanceof RenderErrors ? err.errors : [err];
+  return errors.find((e): e is RenderError => e instanceof RenderError && e.source !== 'user');
 }
 
 /** `template line N` becomes the line in the file (the block scalar starts below the `template:` key). */
@@ -90,13 +117,20 @@ function locate(error: RenderError, d: VettedDefinition): string {
   return `${d.source.file}:${line}: ${label}: ${detail}`;
 }
 
-/** Values a template can render with: defaults, else the simplest value of each required field's type. */
-export function sample(schema: unknown): unknown {
+/**
+ * Values a template can render with: defaults, else the simplest value of
+ * each required field's type; optional fields only when they have a default
+ * and `withDefaults` is set (as the renderer fills them in before a template runs).
+ */
+export function sample(schema: unknown, withDefaults = true): unknown {
   if (!isJsonObject(schema)) return undefined;
   if (schema.default !== undefined) return schema.default;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
   const branches = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
-  if (Array.isArray(branches) && branches.length > 0) return sample(branches[0]);
+  const first = Array.isArray(branches) && isJsonObject(branches[0]) ? branches[0] : undefined;
+  // A branch that only adds `required` (one of these fields must be set) refines this object; any other picks a type.
+  if (first && schema.type === undefined && schema.properties === undefined)
+    return sample(first, withDefaults);
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string':
@@ -107,14 +141,20 @@ export function sample(schema: unknown): unknown {
     case 'boolean':
       return false;
     case 'array':
-      return [];
+      return typeof schema.minItems === 'number' && schema.minItems > 0
+        ? [sample(schema.items, withDefaults)]
+        : [];
     default: {
       const properties = isJsonObject(schema.properties) ? schema.properties : {};
-      const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+      const required = [schema.required, first?.required].flatMap((r) =>
+        Array.isArray(r) ? (r as string[]) : [],
+      );
       const out: Record<string, unknown> = {};
-      for (const [name, prop] of Object.entries(properties))
-        if (required.includes(name) || (isJsonObject(prop) && prop.default !== undefined))
-          out[name] = sample(prop);
+      for (const [name, prop] of Object.entries(properties)) {
+        if (!isJsonObject(prop)) continue;
+        if (prop.default === undefined ? required.includes(name) : withDefaults)
+          out[name] = sample(prop, withDefaults);
+      }
       return out;
     }
   }

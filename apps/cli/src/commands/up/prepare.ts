@@ -9,6 +9,7 @@ import {
   RenderError,
   DEFAULT_YAML_LIMITS,
   type OamObject,
+  type RenderedApp,
   type SourceFile,
 } from '#renderer';
 import { reportProblems } from '../../output/report.js';
@@ -43,6 +44,8 @@ export interface Prepared {
   warnings: RenderError[];
   /** The namespaces the inputs live in (where definitions are looked up first). */
   namespaces: string[];
+  /** What the controller will make of each Application and standalone Component (`oam diff` shows it). */
+  rendered: RenderedApp[];
 }
 
 /** An error the cluster may answer: a definition installed there rather than built in or among the inputs. */
@@ -89,13 +92,14 @@ export async function prepare(
   }
   const defaultNamespace = options.defaultNamespace;
   const namespaces = [...new Set(parsed.map((p) => raw.get(p)!.metadata?.namespace ?? defaultNamespace))];
-  if (errors.length > 0) return { planned: [], errors, warnings: [], namespaces };
+  if (errors.length > 0) return { planned: [], errors, warnings: [], namespaces, rendered: [] };
   if (parsed.length === 0) throw new UserError('nothing to apply: the input holds no objects');
   const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
     throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
   });
   const handle = createRenderer();
   let warnings: RenderError[];
+  let rendered: RenderedApp[];
   try {
     const result = await renderObjects(parsed, handle.renderer, {
       // One layer: a namespace's own definition first, then the system namespace's; the cluster's before ours.
@@ -104,8 +108,9 @@ export async function prepare(
       defaultNamespace,
     });
     if (result.errors.length > 0)
-      return { planned: [], errors: result.errors, warnings: result.warnings, namespaces };
+      return { planned: [], errors: result.errors, warnings: result.warnings, namespaces, rendered: [] };
     warnings = result.warnings;
+    rendered = result.apps;
   } finally {
     await handle.close();
   }
@@ -120,7 +125,7 @@ export async function prepare(
     };
   });
   planned.sort((a, b) => APPLY_ORDER.indexOf(a.kind) - APPLY_ORDER.indexOf(b.kind));
-  return { planned, errors: [], warnings, namespaces };
+  return { planned, errors: [], warnings, namespaces, rendered };
 }
 
 /** Errors and warnings as `oam render` prints them. */

@@ -55,12 +55,10 @@ export async function runUp(flags: UpFlags): Promise<number> {
     await dryRun(session, plan, created);
     await ensureNamespaces(session, plan, progress, { dryRun: false });
     const applied = await applyAll(session, plan, progress);
-    const components = applied.filter((a) => a.kind === 'Component');
-    if (components.length > 0)
-      progress.say(
-        `note: standalone Components (${components.map((c) => c.name).join(', ')}) are not reconciled by the controller yet: no health to wait for`,
-      );
-    const apps = applied.filter((a) => a.kind === 'Application');
+    // A standalone Component deploys as an application of one (or inside the Application referencing it).
+    const apps = applied.flatMap((a) =>
+      a.kind === 'Application' || a.kind === 'Component' ? [{ ...a, kind: a.kind }] : [],
+    );
     if (!flags.wait) {
       for (const a of apps)
         progress.say(`not waiting (--no-wait): \`oam status ${a.name} -n ${a.namespace}\` shows how it goes`);
@@ -201,7 +199,7 @@ async function applyAll(session: Session, plan: PlannedObject[], progress: Progr
  * the inputs' namespaces and the system namespace, so an app using a
  * definition installed there validates as the controller will resolve it.
  */
-async function readClusterDefinitions(session: Session, namespaces: string[]): Promise<Definition[]> {
+export async function readClusterDefinitions(session: Session, namespaces: string[]): Promise<Definition[]> {
   const found: Definition[] = [];
   for (const kind of ['ComponentDefinition', 'TraitDefinition']) {
     let resource;

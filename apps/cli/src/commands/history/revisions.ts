@@ -1,0 +1,64 @@
+import type { KubeObject } from '#kube-core';
+import { isNotFound } from '#runtime';
+import { OAM_KINDS, type Session } from '../../cluster/session.js';
+import { EXIT } from '../../output/exit-codes.js';
+import { UserError } from '../../output/user-error.js';
+
+/** The controller's contract (docs/controller.md): one ApplicationRevision `<app>-v<N>` per change. */
+export const APP_NAME_LABEL = 'app.oam.dev/name';
+export const CHANGE_SUMMARY_ANNOTATION = 'app.oam.dev/change-summary';
+export const ROLLBACK_ANNOTATION = 'app.oam.dev/rollback-to-revision';
+
+export interface RevisionEntry {
+  name: string;
+  revision: number;
+  created?: string;
+  change: string;
+}
+
+export type LiveApp = KubeObject & {
+  status?: { latestRevision?: { name: string; revision: number } };
+};
+
+/** The Application, or exit 1 naming where it was looked for. */
+export async function getApp(session: Session, namespace: string, name: string): Promise<LiveApp> {
+  try {
+    return (await session.call(() => session.client(OAM_KINDS.Application).get(namespace, name))) as LiveApp;
+  } catch (err) {
+    if (isNotFound(err))
+      throw new UserError(
+        `no Application "${name}" in namespace ${namespace} on ${session.label}`,
+        EXIT.INVALID,
+      );
+    throw err;
+  }
+}
+
+/** Its revisions, oldest first. */
+export async function listRevisions(
+  session: Session,
+  namespace: string,
+  app: string,
+): Promise<RevisionEntry[]> {
+  const { items } = await session.call(() =>
+    session
+      .client(OAM_KINDS.ApplicationRevision)
+      .listAll({ namespace, labelSelector: `${APP_NAME_LABEL}=${app}` }),
+  );
+  return items
+    .map((item) => {
+      const spec = (item as { spec?: { revision?: number } }).spec;
+      return {
+        name: item.metadata?.name ?? '',
+        revision: spec?.revision ?? revisionFromName(item.metadata?.name, app),
+        created: item.metadata?.creationTimestamp,
+        change: item.metadata?.annotations?.[CHANGE_SUMMARY_ANNOTATION] ?? '',
+      };
+    })
+    .sort((a, b) => a.revision - b.revision);
+}
+
+function revisionFromName(name: string | undefined, app: string): number {
+  const m = name?.startsWith(`${app}-v`) ? /^\d+$/.exec(name.slice(app.length + 2)) : null;
+  return m ? Number(m[0]) : 0;
+}
