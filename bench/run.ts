@@ -13,6 +13,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   'kube-server': async () => (await import('./kube-server/index.js')).suite,
   runtime: async () => (await import('./runtime/runtime.bench.js')).suite,
   controller: async () => (await import('./controller/controller.bench.js')).suite,
+  api: async () => (await import('./api/api.bench.js')).suite,
 };
 
 async function main(): Promise<void> {
