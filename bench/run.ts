@@ -12,6 +12,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   renderer: async () => (await import('./renderer/render.bench.js')).suite,
   'kube-server': async () => (await import('./kube-server/index.js')).suite,
   runtime: async () => (await import('./runtime/runtime.bench.js')).suite,
+  api: async () => (await import('./api/api.bench.js')).suite,
 };
 
 async function main(): Promise<void> {

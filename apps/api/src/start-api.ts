@@ -37,7 +37,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
       : {}),
   });
   try {
-    app.use(accessLog(log));
+    app.use(accessLog(log, app.get(ClusterService).manager.registry));
     app.use(requestTimeout(resolved.requestTimeoutMs));
     app.use(jsonBody(resolved.bodyLimitBytes));
     app.useGlobalFilters(new ProblemFilter(log));

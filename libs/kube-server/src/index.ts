@@ -17,7 +17,8 @@
  *   controllers/  the server's own controllers (garbage collector, namespaces, CRD clean-up) on
  *                 libs/runtime's informers and work queues, fed by the store through an in-process
  *                 list/watch source; and the in-process controller API the workload simulator uses
- *   simulator/    the workload simulator (Deployments, Jobs, ..., a kubelet; no containers run)
+ *   simulator/    the workload simulator (Deployments, Jobs, ..., a kubelet; no containers run),
+ *                 on the same runtime informers (whole objects) and one runtime Controller per kind
  * core.ts (what every part shares) and errors.ts (ApiError, the Status format) are used everywhere.
  */
 export { startServer, registerController, type ServerOptions, type RunningServer } from './server/server.js';

@@ -9,6 +9,12 @@ export interface RendererHandle {
   compiler: TemplateCompiler;
   /** Evaluates health policies and custom status (`evaluateHealth`) on the same CUE workers. */
   health: Pick<CueEngine, 'evaluateSource'>;
+  /**
+   * Starts loading CUE in a worker now, so that it overlaps what the caller does
+   * before the first render (reading files, loading definitions); otherwise it loads
+   * at the first CUE evaluation.
+   */
+  warm(): void;
   /** Stops the CUE worker threads; the process can exit only after this. */
   close(): Promise<void>;
 }
@@ -21,5 +27,5 @@ export function createRenderer(
   const cue = createCueEngine({ timeoutMs, poolSize: options.poolSize });
   const compiler = new TemplateCompiler({ cue, handlebars: createHandlebarsEngine({ timeoutMs }) });
   const renderer = new Renderer({ compiler, cluster: options.cluster });
-  return { renderer, compiler, health: cue, close: () => compiler.close() };
+  return { renderer, compiler, health: cue, warm: () => cue.warm(), close: () => compiler.close() };
 }

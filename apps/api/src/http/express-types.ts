@@ -7,6 +7,8 @@ export type HttpRequest = IncomingMessage & {
   path: string;
   originalUrl: string;
   body?: unknown;
+  /** Set by Express once a route matched: its path pattern. */
+  route?: { path?: string };
 };
 
 export type HttpResponse = ServerResponse & {

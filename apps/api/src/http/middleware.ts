@@ -1,3 +1,4 @@
+import { Histogram, type Registry } from 'prom-client';
 import type { Logger } from '#runtime';
 import type { HttpRequest, HttpResponse } from './express-types.js';
 import { principals } from '../auth/auth.guard.js';
@@ -55,19 +56,33 @@ export function jsonBody(limit: number): Middleware {
   };
 }
 
-/** One JSON line per request: method, path, status, duration, who (a name, never the token). */
-export function accessLog(log: Logger): Middleware {
+/**
+ * One JSON line per request (method, path, status, duration, who: a name,
+ * never the token) and its latency in `oam_api_request_duration_seconds`,
+ * labelled by the route's pattern (not the path, which names objects).
+ */
+export function accessLog(log: Logger, registry: Registry): Middleware {
+  const latency = new Histogram({
+    name: 'oam_api_request_duration_seconds',
+    help: 'REST API requests by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
   return (req, res, next) => {
     const start = process.hrtime.bigint();
-    res.on('close', () =>
+    res.on('close', () => {
+      const ms = Number((process.hrtime.bigint() - start) / 1000n) / 1000;
+      const route = req.route?.path ?? 'unmatched';
+      latency.observe({ method: req.method, route, status: String(res.statusCode) }, ms / 1000);
       log.info('request', {
         method: req.method,
         path: req.originalUrl.split('?')[0],
         status: res.statusCode,
-        ms: Number((process.hrtime.bigint() - start) / 1000n) / 1000,
+        ms,
         user: principals.get(req)?.name,
-      }),
-    );
+      });
+    });
     next();
   };
 }

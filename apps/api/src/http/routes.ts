@@ -132,6 +132,14 @@ export const ROUTES = {
   readyz: { method: 'get', path: '/readyz', summary: 'readiness: every cache has synced', access: 'public' },
   openapi: { method: 'get', path: `${V1}/openapi.json`, summary: 'this document', access: 'public' },
   openapiAlias: { method: 'get', path: '/api/openapi.json', summary: 'this document', access: 'public' },
+  // Any valid token (no namespace to check): request counts and latencies, cache and client figures.
+  metrics: {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics (any valid token)',
+    access: { verb: 'get', resource: 'applications', namespaceFrom: 'query' },
+    response: { schema: z.string(), contentType: 'text/plain' },
+  },
 
   listComponentTypes: {
     method: 'get',
@@ -154,7 +162,10 @@ export const ROUTES = {
     path: `${V1}/catalog/traits`,
     summary: 'trait types of the system namespace, and of ?namespace= when given',
     access: { verb: 'list', resource: 'traitdefinitions', namespaceFrom: 'query' },
-    query: catalogQuery,
+    query: [
+      ...catalogQuery,
+      { name: 'component', description: 'only the traits that apply to this component type (appliesTo)' },
+    ],
     response: json(CatalogListSchema),
   },
   getTraitType: {

@@ -31,6 +31,13 @@ export class ServiceController {
     return (this.document ??= openApiDocument(VERSION));
   }
 
+  @Route('metrics')
+  async metrics(@Res({ passthrough: true }) res: Response): Promise<string> {
+    const registry = this.cluster.manager.registry;
+    res.type(registry.contentType);
+    return registry.metrics();
+  }
+
   @Route('openapiAlias')
   openapiAlias(@Res({ passthrough: true }) res: Response) {
     return this.openapi(res);

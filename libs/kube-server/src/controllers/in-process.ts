@@ -5,8 +5,9 @@ import type { ListQuery } from '../objects/reader.js';
 import type { ObjectService } from '../objects/service.js';
 import type { ChangeEvent } from '../store/types.js';
 import { type GroupVersionResource, type StoredObject } from '#kube-core';
+import { StoreInformers } from './store-informers.js';
+import { fullCopy } from './store-source.js';
 
-/** A group/version/resource, e.g. { group: 'apps', version: 'v1', resource: 'deployments' }. */
 /** One committed change, as an in-process controller sees it (objects in their stored form). */
 export interface ControllerEvent {
   type: ChangeEvent['type'];
@@ -43,8 +44,11 @@ export interface InProcessApi {
 
 export interface ControllerContext {
   api: InProcessApi;
-  /** Every change after subscription; the listener runs after the write committed and must not block. */
-  subscribe(listener: (event: ControllerEvent) => void): () => void;
+  /**
+   * Runtime informers over the store holding whole objects (copies), one per
+   * storage key the controller `ensure`s; it starts and stops them.
+   */
+  informers: StoreInformers;
   log: Logger;
 }
 
@@ -79,19 +83,10 @@ export function controllerContext(
   controller: ServerController,
   log: Logger,
 ): ControllerContext {
+  const own: Logger = (entry) => log({ controller: controller.name, ...entry });
   return {
     api: inProcessApi(objects, controller.name),
-    subscribe: (listener) =>
-      objects.core.store.subscribe((e) =>
-        listener({
-          type: e.type,
-          resource: e.resource,
-          namespace: e.namespace,
-          name: e.name,
-          resourceVersion: String(e.rv),
-          object: e.object,
-        }),
-      ),
-    log: (entry) => log({ controller: controller.name, ...entry }),
+    informers: new StoreInformers(objects.core.store, own, fullCopy),
+    log: own,
   };
 }

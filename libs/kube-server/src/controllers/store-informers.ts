@@ -49,6 +49,8 @@ export class StoreInformers {
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
+    /** What the informers keep of each object; default its metadata (see StoreListerWatcher). */
+    private readonly project?: (obj: StoredObject) => StoredObject,
   ) {}
 
   /** Adds a handler to every informer, including the ones created later. */
@@ -85,7 +87,7 @@ export class StoreInformers {
     const existing = this.watched.get(resource);
     if (existing) return existing;
     const log = runtimeLogger(this.log, { informer: resource });
-    const source = new StoreListerWatcher(this.store, resource);
+    const source = new StoreListerWatcher(this.store, resource, this.project);
     const informer = new SharedInformer<StoredObject>({
       name: resource,
       listerWatcher: source,

@@ -5,10 +5,10 @@
  * when it is older than the history keeps, so the reflector re-lists), then
  * follows every commit until the informer stops.
  *
- * Informers get metadata only (as kube's garbage collector watches
- * PartialObjectMetadata): the controllers read anything else from the store,
- * and informer caches freeze what they hold, so they must not share the store's
- * objects.
+ * The server's controllers get metadata only (as kube's garbage collector
+ * watches PartialObjectMetadata) and read anything else from the store; the
+ * workload simulator routes on whole objects (`fullCopy`). Informer caches
+ * freeze what they hold, so they never share the store's objects.
  */
 import { KubeApiError, type ListerWatcher, type StreamEnd, type WatchEvent } from '#runtime';
 import type { Store } from '../store/store.js';
@@ -33,6 +33,9 @@ export function metadataOf(obj: StoredObject): StoredObject {
   });
 }
 
+/** The whole object, copied. */
+export const fullCopy = (obj: StoredObject): StoredObject => structuredClone(obj);
+
 /** One storage key of the store as a ListerWatcher; counts what it delivered, so an informer's backlog can be told. */
 export class StoreListerWatcher implements ListerWatcher<StoredObject> {
   /** The newest resourceVersion handed to the informer (by a list or an event) that its handlers will see. */
@@ -43,6 +46,8 @@ export class StoreListerWatcher implements ListerWatcher<StoredObject> {
   constructor(
     private readonly store: Store,
     readonly resource: string,
+    /** What the informer keeps of each object (always a copy: its cache freezes it); default its metadata. */
+    private readonly project: (obj: StoredObject) => StoredObject = metadataOf,
   ) {}
 
   async listAll(options: {
@@ -52,7 +57,7 @@ export class StoreListerWatcher implements ListerWatcher<StoredObject> {
     this.known.clear();
     const items = entries.map((e) => {
       this.known.add(`${e.namespace}/${e.name}`);
-      return this.count(metadataOf(e.object));
+      return this.count(this.project(e.object));
     });
     return { items, resourceVersion: String(this.store.currentRv()) };
   }
@@ -85,7 +90,7 @@ export class StoreListerWatcher implements ListerWatcher<StoredObject> {
       if (e.type === 'DELETED') {
         if (!this.known.delete(key)) return;
       } else this.known.add(key);
-      pending.push({ type: e.type, object: this.count(metadataOf(e.object)) });
+      pending.push({ type: e.type, object: this.count(this.project(e.object)) });
       timer ??= setImmediate(pump);
     };
     for (const e of replay) deliver(e);

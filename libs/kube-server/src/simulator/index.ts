@@ -16,15 +16,16 @@
  *
  * Usage: `await registerController(server, workloadSimulator({ readyDelayMs: 50 }))`.
  */
-import type { ControllerContext, ServerController } from '../controllers/in-process.js';
+import type { ControllerContext, ControllerEvent, ServerController } from '../controllers/in-process.js';
+import type { StoreInformers } from '../controllers/store-informers.js';
+import { SimControllers } from './controllers.js';
 import { EndpointsController } from './endpoints.js';
 import { recordEvent } from './event-recorder.js';
 import { Kubelet } from './kubelet.js';
 import { resolveOptions, type SimulatorOptions } from './options.js';
 import { reconcilers } from './reconcilers.js';
-import { EventRouter } from './routing.js';
-import { errorMessage, splitQueueKey, type Sim } from './sim.js';
-import { WorkQueue } from './work-queue.js';
+import { EventRouter, ROUTED_RESOURCES } from './routing.js';
+import { errorMessage, type Sim } from './sim.js';
 
 export type { SimulatorOptions } from './options.js';
 export { ANNOTATIONS as POD_ANNOTATIONS } from './kubelet.js';
@@ -34,21 +35,23 @@ export const SIMULATOR_NAME = 'workload-simulator';
 
 export interface WorkloadSimulator extends ServerController {
   /**
-   * Resolves when no key is queued right now (timers may still be pending); for tests. With a
-   * FakeClock: advance it, then `idle()`, and every reconcile that fell due has run.
+   * Resolves when no change is waiting to be routed and no key is queued or being reconciled right
+   * now (timers may still be pending); for tests. With a FakeClock: advance it, then `idle()`, and
+   * every reconcile that fell due has run.
    */
   idle(): Promise<void>;
-  /** Whether a key is queued right now (delayed wake-ups aside); for tests. */
+  /** Whether a change or a key is waiting right now (delayed wake-ups aside); for tests. */
   readonly busy: boolean;
 }
 
 /** The simulator as an in-process controller for the embedded server (see `registerController`). */
 export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimulator {
   const opts = resolveOptions(options);
-  let queue: WorkQueue | undefined;
-  let unsubscribe: (() => void) | undefined;
+  let controllers: SimControllers | undefined;
+  let informers: StoreInformers | undefined;
   const memory = new Map<string, unknown>();
   let eventCounter = 0;
+  const busy = () => (informers !== undefined && !informers.quiet()) || (controllers?.busy ?? false);
 
   return {
     name: SIMULATOR_NAME,
@@ -60,7 +63,7 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
         log,
         opts,
         now: () => opts.clock.now(),
-        enqueue: (key, afterMs) => (afterMs && afterMs > 0 ? queue?.addAfter(key, afterMs) : queue?.add(key)),
+        enqueue: (key, afterMs) => controllers?.enqueue(key, afterMs),
         memory: <T>(name: string, init: () => T) => {
           if (!memory.has(name)) memory.set(name, init());
           return memory.get(name) as T;
@@ -72,18 +75,10 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
       };
       const kubelet = new Kubelet(sim);
       const endpoints = new EndpointsController(sim);
-      const handlers = reconcilers(sim, kubelet, endpoints);
-      queue = new WorkQueue(
-        (key) => {
-          const { kind, namespace, name } = splitQueueKey(key);
-          handlers[kind]?.(namespace, name);
-        },
-        log,
-        opts.clock,
-      );
-      const router = new EventRouter(sim, queue, kubelet, endpoints, memory);
-      unsubscribe = ctx.subscribe((event) => {
-        // Listeners run inside the writer's call: only queue keys here, and never throw.
+      controllers = new SimControllers(reconcilers(sim, kubelet, endpoints), log, opts.clock);
+      const router = new EventRouter(sim, kubelet, endpoints, memory);
+      const route = (event: ControllerEvent) => {
+        // Handlers only queue keys; a failure is logged and the next change routes again.
         try {
           router.route(event);
         } catch (err) {
@@ -96,8 +91,28 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
             error: errorMessage(err),
           });
         }
+      };
+      informers = ctx.informers;
+      informers.onEveryResource((resource) => {
+        const emit = (type: ControllerEvent['type'], object: ControllerEvent['object']) =>
+          route({
+            type,
+            resource,
+            namespace: object.metadata.namespace ?? '',
+            name: object.metadata.name as string,
+            resourceVersion: String(object.metadata.resourceVersion ?? ''),
+            object,
+          });
+        return {
+          onAdd: (obj) => emit('ADDED', obj),
+          onUpdate: (_old, obj) => emit('MODIFIED', obj),
+          onDelete: (obj) => emit('DELETED', obj),
+        };
       });
+      for (const resource of ROUTED_RESOURCES) informers.ensure(resource);
       router.queueExisting();
+      informers.start();
+      controllers.start();
       log({
         level: 'info',
         msg: 'workload simulator started (no containers run: pods are simulated)',
@@ -106,19 +121,18 @@ export function workloadSimulator(options: SimulatorOptions = {}): WorkloadSimul
       });
     },
 
-    stop() {
-      unsubscribe?.();
-      unsubscribe = undefined;
-      queue?.stop();
+    async stop() {
+      await controllers?.stop();
+      await informers?.stop();
       memory.clear();
     },
 
     async idle() {
-      await queue?.idle();
+      while (busy()) await new Promise((r) => setImmediate(r));
     },
 
     get busy() {
-      return queue?.busy ?? false;
+      return busy();
     },
   };
 }

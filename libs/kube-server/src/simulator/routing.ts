@@ -28,7 +28,6 @@ import { NODE_CHANGED, ORPHAN_POD, ORPHAN_RS } from './reconcilers.js';
 import { REPLICASET } from './replicaset.js';
 import { GVR, errorMessage, keyOf, type Obj, type Sim } from './sim.js';
 import { STATEFULSET } from './statefulset.js';
-import type { WorkQueue } from './work-queue.js';
 
 const OWNER_KINDS: Record<string, string> = {
   Deployment: DEPLOYMENT,
@@ -53,6 +52,14 @@ const PRIMARY: Record<string, { kind: string; gvr: (typeof GVR)[keyof typeof GVR
   '/services': { kind: SERVICE, gvr: GVR.services },
 };
 
+/** Every storage key whose changes are routed (the primary resources, Endpoints, EndpointSlices, Nodes). */
+export const ROUTED_RESOURCES = [
+  ...Object.keys(PRIMARY),
+  '/endpoints',
+  'discovery.k8s.io/endpointslices',
+  '/nodes',
+];
+
 const SCALE_TARGETS: Record<string, string> = {
   'apps/deployments': 'Deployment',
   'apps/replicasets': 'ReplicaSet',
@@ -64,14 +71,17 @@ export class EventRouter {
   private readonly hpasByTarget = new Map<string, Set<string>>();
   private readonly hpaTargets = new Map<string, string>();
 
+  private readonly queue: { add(key: string): void };
+
   constructor(
     private readonly sim: Sim,
-    private readonly queue: WorkQueue,
     private readonly kubelet: Kubelet,
     private readonly endpoints: EndpointsController,
     /** The simulator's memory (an HPA's recommendation history goes with the HPA). */
     private readonly memory: Map<string, unknown>,
-  ) {}
+  ) {
+    this.queue = { add: (key) => sim.enqueue(key) };
+  }
 
   /** Queues the keys one committed change concerns. */
   route(e: ControllerEvent): void {

@@ -101,6 +101,11 @@ export class WorkerPool<TTask, TResult> {
     });
   }
 
+  /** Starts one worker now, if none is running or starting, so its setup overlaps the caller's. */
+  warm(): void {
+    if (!this.closed && this.slots.size === 0) this.spawn();
+  }
+
   get stats(): { workers: number; busy: number; queued: number; replaced: number } {
     const busy = [...this.slots].filter((s) => s.job).length;
     return { workers: this.slots.size, busy, queued: this.queue.length, replaced: this.replaced };

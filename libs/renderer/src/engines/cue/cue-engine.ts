@@ -29,6 +29,8 @@ export interface CueEngine {
    * string so that callers can cache by it. Errors are RenderErrors naming `label`.
    */
   evaluateSource(label: string, request: string): Promise<Record<string, unknown>>;
+  /** Starts loading CUE now (it otherwise loads at the first evaluation). */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,7 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
         throw failure(toRenderErrors(label, err, text));
       }
     },
+    warm: () => pool.warm(),
     close: () => pool.close(),
   };
 }

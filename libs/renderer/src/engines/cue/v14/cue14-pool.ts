@@ -96,6 +96,8 @@ export interface Cue14Pool {
   /** Runs a raw task (test hooks: `panic`, `crash`). */
   run(task: Cue14Task): Promise<unknown>;
   readonly stats: WorkerPool<Cue14Task, unknown>['stats'];
+  /** Starts loading the CUE module in a worker now rather than at the first task. */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -128,6 +130,7 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
     openapi: async (source) => (await run({ op: 'openapi', source })) as Record<string, any>,
     comments: async (source) => (await run({ op: 'comments', source })) as Cue14Annotation[],
     run,
+    warm: () => pool.warm(),
     get stats() {
       return pool.stats;
     },
