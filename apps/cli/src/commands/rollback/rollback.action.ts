@@ -13,7 +13,8 @@ import type { RollbackFlags } from './index.js';
  * patch: `up`'s applied fields stay as they are); the controller renders
  * revision N as a new revision and clears the annotation. Then waits and
  * reports as `oam up`: exit 0 healthy, 1 no such app or revision, 2
- * unhealthy or not done in --timeout, 3 cluster problems.
+ * unhealthy or not done in --timeout, 3 cluster problems. Rolling back to
+ * the live revision is allowed: the controller records it as a new one too.
  */
 export async function runRollback(name: string, flags: RollbackFlags): Promise<number> {
   const choice = resolveTarget(flags);
@@ -41,10 +42,6 @@ export async function runRollback(name: string, flags: RollbackFlags): Promise<n
         `${name} has no revision ${to} (revisions: ${available}; see \`oam history ${name}\`)`,
         EXIT.INVALID,
       );
-    }
-    if (to === liveNumber) {
-      progress.say(`revision ${to} of ${name} is already live: nothing to do`);
-      return EXIT.OK;
     }
     const patched = await session.call(() =>
       session
