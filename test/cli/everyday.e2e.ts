@@ -86,7 +86,7 @@ describe('without a cluster', () => {
     const fish = await oam(['completion', 'fish']);
     expect(fish.stdout).toContain("complete -c oam -f -a '(__oam_complete)'");
     const bad = await oam(['completion', 'tcsh']);
-    expect(bad.code).toBe(1);
+    expect(bad).toMatchObject({ code: 1 });
   });
 
   it('def vet: a broken CUE template is exit 1 naming the file line; a good Handlebars one is ok', async () => {
@@ -113,18 +113,18 @@ describe('without a cluster', () => {
       ].join('\n'),
     );
     const r = await oam(['def', 'vet', '-f', broken]);
-    expect(r.code).toBe(1);
+    expect(r).toMatchObject({ code: 1 });
     // Template line 4 (the closing brace) is line 14 of the file.
     expect(r.stderr).toContain(`${broken}:14: ComponentDefinition "broken": template line 4:`);
     const ok = await oam(['def', 'vet', '-f', 'examples/handlebars/definition.yaml']);
     expect(ok.stderr).toBe('');
-    expect(ok.code).toBe(0);
+    expect(ok).toMatchObject({ code: 0 });
     expect(ok.stdout).toBe('ComponentDefinition "static-site": ok\n');
   });
 
   it('version with no plane running: the CLI version, and says the API server is not reachable (exit 0)', async () => {
     const r = await oam(['version']);
-    expect(r.code).toBe(0);
+    expect(r).toMatchObject({ code: 0 });
     expect(r.stdout).toContain('→ local plane (not running yet)');
     expect(r.stdout).toMatch(/oam CLI: +0\.\d+\.\d+/);
     expect(r.stdout).toContain('API server:  not reachable (no local plane is running');
@@ -132,7 +132,7 @@ describe('without a cluster', () => {
 
   it('def ls and def show with no plane: the built-ins', async () => {
     const ls = await oam(['def', 'ls', '--type', 'trait']);
-    expect(ls.code).toBe(0);
+    expect(ls).toMatchObject({ code: 0 });
     expect(ls.stdout.split('\n')[0]).toMatch(/^NAME +TYPE +NAMESPACE +DESCRIPTION$/);
     expect(ls.stdout).toMatch(/^scaler +trait +\(built-in\) +Manually scale/m);
     expect(ls.stdout).not.toMatch(/^\S+ +component /m);
@@ -143,7 +143,7 @@ describe('against the local plane', () => {
   it('version: the API server and the controller from its heartbeat', async () => {
     expect(await oam(['up', '-f', 'examples/hello'])).toMatchObject({ code: 0 });
     const r = await oam(['version']);
-    expect(r.code).toBe(0);
+    expect(r).toMatchObject({ code: 0 });
     expect(r.stdout).toMatch(/API server: +v1\.\d+\.\d+\S* \(https:\/\/127\.0\.0\.1:\d+\)/);
     expect(r.stdout).toMatch(/controller: +0\.\d+\.\d+ \(last heartbeat \d+\w* ago\)/);
     const json = await oam(['version', '-o', 'json']);
@@ -158,11 +158,11 @@ describe('against the local plane', () => {
     const same = await oam(['diff', '-f', 'examples/hello']);
     expect(same.stderr).toContain('no changes');
     expect(same.stdout).toBe('');
-    expect(same.code).toBe(0);
+    expect(same).toMatchObject({ code: 0 });
 
     const changed = helloVariant('hello-changed.yaml', 'hello', 3, false);
     const r = await oam(['diff', '-f', changed]);
-    expect(r.code).toBe(1);
+    expect(r).toMatchObject({ code: 1 });
     expect(r.stdout).toContain(
       '--- Application default/hello (live)\n+++ Application default/hello (after oam up)\n@@ ',
     );
@@ -177,7 +177,7 @@ describe('against the local plane', () => {
 
     // A new app: all of it is new (the Application and what the controller will create).
     const fresh = await oam(['diff', '-f', helloVariant('fresh.yaml', 'fresh', 1, true)]);
-    expect(fresh.code).toBe(1);
+    expect(fresh).toMatchObject({ code: 1 });
     expect(fresh.stdout).toContain('--- Application default/fresh (not on the cluster)');
     expect(fresh.stdout).toContain(
       '+++ Deployment default/fresh-web (the controller will create it for Application fresh)',
@@ -190,7 +190,7 @@ describe('against the local plane', () => {
     const bad = join(work, 'bad.yaml');
     writeFileSync(bad, readFileSync(changed, 'utf8').replace('replicas: 3', 'replicas: many'));
     const invalid = await oam(['diff', '-f', bad]);
-    expect(invalid.code).toBe(2);
+    expect(invalid).toMatchObject({ code: 2 });
     expect(invalid.stderr).toContain('replicas');
   });
 
@@ -202,7 +202,7 @@ describe('against the local plane', () => {
     for (const file of [v1, v2, v3]) expect(await oam(['up', '-f', file])).toMatchObject({ code: 0 });
 
     const h = await oam(['history', 'hist']);
-    expect(h.code).toBe(0);
+    expect(h).toMatchObject({ code: 0 });
     const rows = h.stdout.trim().split('\n');
     expect(rows[0]).toMatch(/^REVISION +CREATED +LIVE +CHANGE$/);
     expect(rows).toHaveLength(4);
@@ -212,7 +212,7 @@ describe('against the local plane', () => {
 
     const r = await oam(['rollback', 'hist', '--to', '1']);
     expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
+    expect(r).toMatchObject({ code: 0 });
     expect(r.stdout).toContain(
       'asked the controller to roll default/hist back to revision 1 (live: hist-v3)',
     );
@@ -229,13 +229,13 @@ describe('against the local plane', () => {
     expect(revisions.find((x) => x.live)?.revision).toBe(4);
 
     const missing = await oam(['rollback', 'hist', '--to', '9']);
-    expect(missing.code).toBe(1);
+    expect(missing).toMatchObject({ code: 1 });
     expect(missing.stderr).toContain('hist has no revision 9 (revisions: 1, 2, 3, 4');
   });
 
   it('def show of a CUE definition and, after def apply, of a Handlebars one; def ls lists it', async () => {
     const cue = await oam(['def', 'show', 'webservice']);
-    expect(cue.code).toBe(0);
+    expect(cue).toMatchObject({ code: 0 });
     expect(cue.stdout).toContain('webservice (ComponentDefinition, namespace vela-system)');
     expect(cue.stdout).toContain('workload: Deployment (apps/v1)');
     expect(cue.stdout).toMatch(/^NAME +TYPE +REQUIRED +DEFAULT +DESCRIPTION$/m);
@@ -245,10 +245,10 @@ describe('against the local plane', () => {
     expect(cue.stdout).toMatch(/^ {2}expose +boolean +no +false /m);
 
     const apply = await oam(['def', 'apply', '-f', 'examples/handlebars/definition.yaml']);
-    expect(apply.code).toBe(0);
+    expect(apply).toMatchObject({ code: 0 });
     expect(apply.stdout).toContain('applied ComponentDefinition vela-system/static-site');
     const hbs = await oam(['def', 'show', 'static-site']);
-    expect(hbs.code).toBe(0);
+    expect(hbs).toMatchObject({ code: 0 });
     expect(hbs.stdout).toContain('engine: Handlebars');
     expect(hbs.stdout).toMatch(/^html +string +yes +The page, as HTML\.$/m);
     expect(hbs.stdout).toMatch(/^replicas +integer +no +1 +How many nginx pods serve it\.$/m);
@@ -257,22 +257,22 @@ describe('against the local plane', () => {
     expect(ls.stdout).toMatch(/^static-site +component +vela-system +A static web page/m);
 
     const none = await oam(['def', 'show', 'nope']);
-    expect(none.code).toBe(1);
+    expect(none).toMatchObject({ code: 1 });
     expect(none.stderr).toContain('no component or trait definition "nope"');
   });
 
   it('init then up of what it wrote: an app.yaml, and the split Component and Trait', async () => {
     const appDir = join(work, 'web');
     const init = await oam(['init', 'web', '--dir', appDir]);
-    expect(init.code).toBe(0);
+    expect(init).toMatchObject({ code: 0 });
     expect(init.stdout).toContain('wrote ');
     const up = await oam(['up', '-f', join(appDir, 'app.yaml')]);
     expect(up.stderr).toBe('');
-    expect(up.code).toBe(0);
+    expect(up).toMatchObject({ code: 0 });
     expect(up.stdout).toContain('web is healthy');
     // Never overwritten without --force.
     const again = await oam(['init', 'web', '--dir', appDir]);
-    expect(again.code).toBe(1);
+    expect(again).toMatchObject({ code: 1 });
     expect(again.stderr).toContain('already exist: pass --force');
 
     const splitDir = join(work, 'parts');
@@ -287,7 +287,7 @@ describe('against the local plane', () => {
       '--dir',
       splitDir,
     ]);
-    expect(split.code).toBe(0);
+    expect(split).toMatchObject({ code: 0 });
     const upSplit = await oam([
       'up',
       '-f',
@@ -295,7 +295,7 @@ describe('against the local plane', () => {
       '-f',
       join(splitDir, 'trait.yaml'),
     ]);
-    expect(upSplit.code).toBe(0);
+    expect(upSplit).toMatchObject({ code: 0 });
     expect(upSplit.stdout).toContain('applied Component default/parts');
     expect(upSplit.stdout).toContain('applied Trait default/parts-scaler');
     await eventually(
