@@ -12,11 +12,14 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   renderer: async () => (await import('./renderer/render.bench.js')).suite,
   'kube-server': async () => (await import('./kube-server/index.js')).suite,
   runtime: async () => (await import('./runtime/runtime.bench.js')).suite,
+  controller: async () => (await import('./controller/controller.bench.js')).suite,
   api: async () => (await import('./api/api.bench.js')).suite,
 };
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  // Suite names; `--name value` pairs are the suites' own options (e.g. `controller --apps 3000`).
+  const args = process.argv.slice(2);
+  const wanted = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
   const names = wanted.length ? wanted : Object.keys(suites);
   for (const name of names) {
     const load = suites[name];

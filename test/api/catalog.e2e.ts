@@ -22,6 +22,7 @@ describe('catalog', () => {
       kind: 'component',
       namespace: 'vela-system',
       workloadKind: 'Deployment',
+      workloadResource: 'deployments.apps',
       engine: 'cue',
       appliesTo: [],
     });
@@ -41,6 +42,17 @@ describe('catalog', () => {
     const found = await get('/api/v1/catalog/traits?q=SCAL');
     expect(found.body.items.map((i: any) => i.name)).toEqual(expect.arrayContaining(['scaler', 'cpuscaler']));
     expect(found.body.items.map((i: any) => i.name)).not.toContain('labels');
+  });
+
+  it('?component= keeps the traits that apply to that component type', async () => {
+    const forWeb = (await get('/api/v1/catalog/traits?component=webservice')).body.items.map(
+      (i: any) => i.name,
+    );
+    expect(forWeb).toEqual(expect.arrayContaining(['hpa', 'scaler', 'labels', 'gateway']));
+    const forTask = (await get('/api/v1/catalog/traits?component=task')).body.items.map((i: any) => i.name);
+    expect(forTask).toEqual(expect.arrayContaining(['labels', 'env', 'resource']));
+    expect(forTask).not.toContain('hpa'); // deployments and statefulsets only
+    expect((await get('/api/v1/catalog/traits?component=nope')).status).toBe(404);
   });
 
   it('?namespace= adds that namespace’s own definitions, which shadow the system’s of the same name', async () => {

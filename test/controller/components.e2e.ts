@@ -155,4 +155,40 @@ describe('a standalone Component', () => {
     expect((now.status as any).services[0]).toMatchObject({ name: 'api', healthy: true });
     expect((await cluster.get('apps/v1', 'Deployment', ns, 'api'))!.metadata!.uid).toBe(uid);
   });
+
+  it('rendered under another name by an Application, its own objects go once the Application runs it', async () => {
+    const ns = await cluster.namespace('renamed');
+    await cluster.applyObject(webComponent(ns, 'api'));
+    await cluster.oamStatus('Component', ns, 'api', (s) => s.status === 'running', 'the Component to run');
+    await cluster.applyApp({
+      ...refApp(ns, 'shop'),
+      spec: { components: [{ name: 'web', componentRef: 'api' }] },
+    });
+    await ownedBy(ns, 'apps/v1', 'Deployment', 'web', 'Application', 'shop');
+    await eventually(
+      async () => ((await cluster.get('apps/v1', 'Deployment', ns, 'api')) ? undefined : true),
+      'the Component’s own Deployment to go',
+    );
+    const component = await cluster.oamStatus(
+      'Component',
+      ns,
+      'api',
+      (s) => s.appliedResources.length === 0 && s.services[0]?.name === 'web',
+      'the Component to hold nothing and mirror the Application’s "web"',
+    );
+    expect(condition(component.status as any, 'RenderedBy')?.message).toBe(
+      'Application "shop" renders it as component "web"',
+    );
+
+    // And back: the Component renders "api" again; the Application's "web" is pruned, not left waiting.
+    await cluster.applyApp({
+      ...refApp(ns, 'shop'),
+      spec: { components: [{ name: 'other', type: 'webservice', properties: { image: 'nginx' } }] },
+    });
+    await ownedBy(ns, 'apps/v1', 'Deployment', 'api', 'Component', 'api');
+    await eventually(
+      async () => ((await cluster.get('apps/v1', 'Deployment', ns, 'web')) ? undefined : true),
+      'the Application’s "web" Deployment to be pruned',
+    );
+  });
 });

@@ -186,6 +186,25 @@ describe('rollback (annotation app.oam.dev/rollback-to-revision)', () => {
     );
   });
 
+  it('a rollback to what runs already is a new revision too (history shows every rollback)', async () => {
+    const ns = await cluster.namespace('same');
+    await cluster.applyApp(helloApp(ns));
+    await cluster.appStatus(ns, 'hello', atRevision(1), 'hello at revision 1');
+    await annotate(ns, { [ROLLBACK]: 'v1' });
+    await cluster.appStatus(
+      ns,
+      'hello',
+      (s, a) => atRevision(2)(s, a) && a.metadata?.annotations?.[ROLLBACK] === undefined,
+      'the rollback to be revision 2',
+    );
+    const v2 = await revision(ns, 2);
+    expect(v2.metadata?.annotations?.[SUMMARY]).toBe('rollback to v1');
+    expect((v2.spec as any).renderHash).toBe(((await revision(ns, 1)).spec as any).renderHash);
+    cluster.controller!.resync();
+    await cluster.appStatus(ns, 'hello', atRevision(2), 'still revision 2 after a resync');
+    expect((await revisions(ns)).length).toBe(2);
+  });
+
   it('an unknown revision is reported (condition and Warning Event naming the ones there are) and the annotation cleared', async () => {
     const ns = await cluster.namespace('unknown');
     await cluster.applyApp(helloApp(ns));

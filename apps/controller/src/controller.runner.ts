@@ -95,6 +95,8 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       systemNamespace: this.options.systemNamespace,
       watchNamespaces: this.options.watchNamespaces.length ? this.options.watchNamespaces : 'all',
       workers: this.options.workers,
+      revisionLimit: this.options.revisionLimit,
+      dependsOnTimeoutMs: this.options.dependsOnTimeoutMs,
       leaderElection: this.options.leaderElection ? 'campaigning' : 'off',
       metricsPort: manager.healthServerPort(),
     });

@@ -10,8 +10,11 @@ export class CatalogController {
   constructor(private readonly catalog: CatalogService) {}
 
   @Route('listComponentTypes')
-  components(@Query('namespace') ns: unknown, @Query('q') q: unknown): { items: CatalogEntry[] } {
-    return { items: this.catalog.list('component', str(ns), str(q)) };
+  async components(
+    @Query('namespace') ns: unknown,
+    @Query('q') q: unknown,
+  ): Promise<{ items: CatalogEntry[] }> {
+    return { items: await this.catalog.list('component', str(ns), str(q)) };
   }
 
   @Route('getComponentType')
@@ -20,8 +23,12 @@ export class CatalogController {
   }
 
   @Route('listTraitTypes')
-  traits(@Query('namespace') ns: unknown, @Query('q') q: unknown): { items: CatalogEntry[] } {
-    return { items: this.catalog.list('trait', str(ns), str(q)) };
+  async traits(
+    @Query('namespace') ns: unknown,
+    @Query('q') q: unknown,
+    @Query('component') component: unknown,
+  ): Promise<{ items: CatalogEntry[] }> {
+    return { items: await this.catalog.list('trait', str(ns), str(q), str(component)) };
   }
 
   @Route('getTraitType')

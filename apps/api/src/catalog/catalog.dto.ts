@@ -9,6 +9,10 @@ export const CatalogEntrySchema = z.object({
   namespace: z.string().describe('where the definition is defined (the system namespace for built-ins)'),
   description: z.string(),
   workloadKind: z.string().optional().describe('components: the kind of object the workload is'),
+  workloadResource: z
+    .string()
+    .optional()
+    .describe('components: the workload as traits name it in appliesTo, e.g. deployments.apps'),
   appliesTo: z
     .array(z.string())
     .describe('traits: workload kinds or component types it applies to; empty = any'),

@@ -26,20 +26,34 @@ const KINDS: Record<CatalogKind, ResourceKind> = {
 export class CatalogService {
   constructor(private readonly cluster: ClusterService) {}
 
-  list(kind: CatalogKind, namespace: string | undefined, q: string | undefined): CatalogEntry[] {
+  async list(
+    kind: CatalogKind,
+    namespace: string | undefined,
+    q: string | undefined,
+    component?: string,
+  ): Promise<CatalogEntry[]> {
+    const needle = q?.toLowerCase();
+    let entries = await Promise.all(this.visible(kind, namespace).map((d) => this.entryOf(kind, d)));
+    if (needle)
+      entries = entries.filter(
+        (e) => e.name.toLowerCase().includes(needle) || e.description.toLowerCase().includes(needle),
+      );
+    if (component !== undefined) {
+      const target = (await this.list('component', namespace, undefined)).find((c) => c.name === component);
+      if (!target) throw new ApiProblem(404, `no component type "${component}"`);
+      entries = entries.filter((t) => appliesTo(t, target));
+    }
+    return entries.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** The system namespace's definitions, shadowed by the namespace's own of the same name. */
+  private visible(kind: CatalogKind, namespace: string | undefined): Definition[] {
     const indexer = this.cluster.informer(KINDS[kind]).indexer;
     const system = this.cluster.options.systemNamespace;
     const byName = new Map<string, Definition>();
     for (const ns of namespace && namespace !== system ? [system, namespace] : [system])
       for (const d of indexer.byIndex(NAMESPACE_INDEX, ns)) byName.set(d.metadata!.name!, d as Definition);
-    const needle = q?.toLowerCase();
-    return [...byName.values()]
-      .map((d) => entryOf(kind, d))
-      .filter(
-        (e) =>
-          !needle || e.name.toLowerCase().includes(needle) || e.description.toLowerCase().includes(needle),
-      )
-      .sort((a, b) => a.name.localeCompare(b.name));
+    return [...byName.values()];
   }
 
   async detail(kind: CatalogKind, name: string, namespace: string | undefined): Promise<CatalogDetail> {
@@ -55,11 +69,40 @@ export class CatalogService {
     const { schema, source } = await this.parameterSchema(def);
     const jsonSchema = openApiToJsonSchema(schema);
     return {
-      ...entryOf(kind, def),
+      ...(await this.entryOf(kind, def)),
       schema: jsonSchema,
       schemaSource: source,
       example: exampleFor(jsonSchema),
     };
+  }
+
+  private async entryOf(kind: CatalogKind, def: Definition): Promise<CatalogEntry> {
+    const spec = def.spec as Record<string, any>;
+    const workload = spec.workload?.definition as { apiVersion?: string; kind?: string } | undefined;
+    return {
+      name: def.metadata.name!,
+      kind,
+      namespace: def.metadata.namespace ?? '',
+      description: def.metadata.annotations?.[DESCRIPTION_ANNOTATION] ?? '',
+      ...(kind === 'component'
+        ? {
+            workloadKind: workload?.kind ?? spec.workload?.type,
+            workloadResource: await this.resourceName(workload),
+          }
+        : {}),
+      appliesTo: kind === 'trait' ? (spec.appliesToWorkloads ?? []) : [],
+      conflictsWith: kind === 'trait' ? (spec.conflictsWith ?? []) : [],
+      engine: def.spec.schematic.cue ? 'cue' : 'handlebars',
+    };
+  }
+
+  /** `deployments.apps` for apps/v1 Deployment (discovery, cached by the mapper); undefined when not served. */
+  private async resourceName(workload: { apiVersion?: string; kind?: string } | undefined) {
+    if (!workload?.apiVersion || !workload.kind) return undefined;
+    const kind = await this.cluster.mapper
+      .kindFor({ apiVersion: workload.apiVersion, kind: workload.kind })
+      .catch(() => undefined);
+    return kind ? (kind.group ? `${kind.plural}.${kind.group}` : kind.plural) : undefined;
   }
 
   /** The schema the controller published, else computed by the same renderer function. */
@@ -97,16 +140,14 @@ export class CatalogService {
   }
 }
 
-function entryOf(kind: CatalogKind, def: Definition): CatalogEntry {
-  const spec = def.spec as Record<string, any>;
-  return {
-    name: def.metadata.name!,
-    kind,
-    namespace: def.metadata.namespace ?? '',
-    description: def.metadata.annotations?.[DESCRIPTION_ANNOTATION] ?? '',
-    ...(kind === 'component' ? { workloadKind: spec.workload?.definition?.kind ?? spec.workload?.type } : {}),
-    appliesTo: kind === 'trait' ? (spec.appliesToWorkloads ?? []) : [],
-    conflictsWith: kind === 'trait' ? (spec.conflictsWith ?? []) : [],
-    engine: def.spec.schematic.cue ? 'cue' : 'handlebars',
-  };
+/** Whether a trait type applies to a component type (KubeVela's appliesToWorkloads: `*`, resource.group, kind, or type name). */
+function appliesTo(trait: CatalogEntry, component: CatalogEntry): boolean {
+  if (trait.appliesTo.length === 0) return true;
+  return trait.appliesTo.some(
+    (a) =>
+      a === '*' ||
+      a === component.name ||
+      a === component.workloadResource ||
+      (component.workloadKind !== undefined && a.toLowerCase() === component.workloadKind.toLowerCase()),
+  );
 }

@@ -162,7 +162,10 @@ export const ROUTES = {
     path: `${V1}/catalog/traits`,
     summary: 'trait types of the system namespace, and of ?namespace= when given',
     access: { verb: 'list', resource: 'traitdefinitions', namespaceFrom: 'query' },
-    query: catalogQuery,
+    query: [
+      ...catalogQuery,
+      { name: 'component', description: 'only the traits that apply to this component type (appliesTo)' },
+    ],
     response: json(CatalogListSchema),
   },
   getTraitType: {

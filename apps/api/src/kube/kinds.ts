@@ -1,4 +1,5 @@
 import { GROUP, kindInfo, VERSION } from '#api';
+import { LABELS } from '#renderer';
 import type { ResourceKind } from '#runtime';
 
 /** The ResourceKind of an OAM kind, from libs/api's kind table (one place says each plural). */
@@ -16,7 +17,7 @@ export const COMPONENTS = oam('Component');
 export const TRAITS = oam('Trait');
 
 /** Labels and annotations shared with the controller (DESIGN: rendered objects; revisions). */
-export const APP_NAME_LABEL = 'app.oam.dev/name';
+export const APP_NAME_LABEL = LABELS.appName;
 export const ROLLBACK_ANNOTATION = 'app.oam.dev/rollback-to-revision';
 export const CHANGE_SUMMARY_ANNOTATION = 'app.oam.dev/change-summary';
 export const SCHEMA_CONFIGMAP_LABEL = 'definition.oam.dev/name';

@@ -1,6 +1,8 @@
 import type { AppliedResource, Application, ApplicationStatus, Component } from '#api';
 import { isControlledBy, type KubeObject } from '#kube-core';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
+import { resourceKey } from '../apply/identity.js';
+import { deleteIfOurs } from '../apply/pruner.js';
 import { COMPONENTS } from '../constants.js';
 import { mergeConditions, type ConditionInput } from './conditions.js';
 import { requeueOnConflict } from './conflict.js';
@@ -8,7 +10,7 @@ import { finalize } from './finalize.js';
 import { ensureFinalizer } from './finalizer.js';
 import { joinApplication, joinComponent, rendererOf, traitConditions } from './join.js';
 import { OwnWrites } from './own-writes.js';
-import { RenderPipeline } from './render-pipeline.js';
+import { describeRef, RenderPipeline } from './render-pipeline.js';
 import { resolveApplication } from './resolve-application.js';
 import type { ReconcilerDeps } from './application.reconciler.js';
 
@@ -94,10 +96,50 @@ export class ComponentReconciler implements Reconciler {
         this.pipeline.now(),
       ),
       services: service ? [service] : [],
-      appliedResources: await this.stillControlled(component, previous?.appliedResources ?? []),
+      appliedResources: await this.handedOver(component, app, entry, previous?.appliedResources ?? []),
       ...(previous?.latestRevision ? { latestRevision: previous.latestRevision } : {}),
     };
     await this.pipeline.writeStatusAs(component, status);
+  }
+
+  /**
+   * What the Component still controls once the Application renders it. Under
+   * the same names the Application took everything over in place; under
+   * another name (`{name: web, componentRef: api}`) its own objects are left,
+   * and are deleted once the Application holds objects of that component (it
+   * has applied it, so nothing it adopts is deleted under it).
+   */
+  private async handedOver(
+    component: KubeObject,
+    app: Application,
+    entry: string,
+    records: readonly AppliedResource[],
+  ): Promise<AppliedResource[]> {
+    const left = await this.stillControlled(component, records);
+    const held = ((app.status as ApplicationStatus | undefined)?.appliedResources ?? []).filter(
+      (r) => r.component === entry,
+    );
+    if (left.length === 0 || held.length === 0) return left;
+    const holds = new Set(held.map(resourceKey));
+    const kept: AppliedResource[] = [];
+    for (const r of left) {
+      if (
+        holds.has(resourceKey(r)) ||
+        !(await deleteIfOurs(this.deps.client, this.deps.mapper, component, r))
+      )
+        kept.push(r);
+    }
+    if (kept.length < left.length)
+      this.deps.events.event(
+        component,
+        'Normal',
+        'Pruned',
+        `Application "${app.metadata.name}" renders it under another name: deleted ${left
+          .filter((r) => !kept.includes(r))
+          .map(describeRef)
+          .join(', ')}`,
+      );
+    return kept;
   }
 
   private async stillControlled(

@@ -107,7 +107,10 @@ export class Revisions {
     return { app, source: { ...source, ...(rejected ? { rejected } : {}) } };
   }
 
-  /** The revision of a render from its resolved inputs: the live one when unchanged, else the next number. */
+  /**
+   * The revision of a render from its resolved inputs: the live one when
+   * unchanged (a rollback: only the one it already made), else the next number.
+   */
   async next(
     app: KubeObject,
     source: RenderSource,
@@ -116,12 +119,19 @@ export class Revisions {
   ): Promise<PendingRevision> {
     const snapshot = takeSnapshot(source.app, definitions, joined);
     const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;
-    if (latest && latest.revisionHash === snapshot.renderHash)
+    // A rollback is always a new revision (history shows it), even to what runs already.
+    if (latest && latest.revisionHash === snapshot.renderHash && !source.rollbackTo)
       return { revision: { ...latest, revisionHash: snapshot.renderHash } };
     const own = await this.store.list(app);
-    // Written by a reconcile that did not get to write its status.
+    // Written by a reconcile that did not get to write its status, or (a rollback) to clear the annotation.
     const written = own.find(
-      (r) => r.spec.revision > (latest?.revision ?? 0) && r.spec.renderHash === snapshot.renderHash,
+      (r) =>
+        r.spec.renderHash === snapshot.renderHash &&
+        (r.spec.revision > (latest?.revision ?? 0) ||
+          (r.metadata.name === latest?.name &&
+            source.rollbackTo !== undefined &&
+            r.metadata.annotations?.[REVISION_ANNOTATIONS.rollbackOf] ===
+              String(source.rollbackTo.spec.revision))),
     );
     if (written) return { revision: identity(written) };
     const number = Math.max(latest?.revision ?? 0, await this.store.highestNumber(app)) + 1;
@@ -196,9 +206,7 @@ export class Revisions {
     if (source.rejected) return { type: 'Rollback', status: 'False', ...source.rejected };
     if (source.rollbackTo && pending) {
       const n = source.rollbackTo.spec.revision;
-      const message = pending.create
-        ? `restored revision ${n} as ${pending.revision.name}`
-        : `revision ${n}'s inputs already run as ${pending.revision.name}`;
+      const message = `restored revision ${n} as ${pending.revision.name}`;
       return { type: 'Rollback', status: 'True', reason: 'RolledBack', message };
     }
     const last = previous?.conditions?.find((c) => c.type === 'Rollback');

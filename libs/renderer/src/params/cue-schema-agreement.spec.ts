@@ -20,7 +20,7 @@ import type { ValidationResult } from './types.js';
 import { validateProperties } from './validate.js';
 
 const SEED = 1414;
-const RUNS = Number(process.env.OAM_AGREEMENT_RUNS ?? 30);
+const RUNS = Number(process.env.OAM_AGREEMENT_RUNS ?? 20);
 
 /** Every CUE definition in definitions/ (the Handlebars ones have no CUE to ask). */
 const DEFINITIONS = new URL('../../../../definitions/', import.meta.url);

@@ -20,6 +20,8 @@ export async function runController(flags: ControllerFlags): Promise<number> {
       systemNamespace: flags.systemNamespace,
       watchNamespaces: flags.watchNamespace ?? [],
       resyncPeriodMs: flags.resyncPeriod * 1000,
+      revisionLimit: flags.revisionLimit,
+      dependsOnTimeoutMs: flags.dependsOnTimeout,
       version: process.env.npm_package_version,
       leaderElection: flags.leaderElect && {
         leaseDurationMs: flags.leaderElectLeaseDuration,

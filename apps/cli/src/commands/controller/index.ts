@@ -17,6 +17,8 @@ export interface ControllerFlags {
   leaderElectRetryPeriod: number;
   metricsPort?: number;
   metricsHost: string;
+  revisionLimit: number;
+  dependsOnTimeout: number;
 }
 
 /** `oam controller`: the OAM controller in the foreground, against the current kubeconfig. */
@@ -50,6 +52,22 @@ export function registerController(program: Command): void {
       )
         .default(600)
         .argParser(nonNegativeInt),
+    )
+    .addOption(
+      new Option(
+        '--revision-limit <n>',
+        'ApplicationRevisions kept per application, the live one included (oldest deleted first)',
+      )
+        .default(10)
+        .argParser(positiveInt),
+    )
+    .addOption(
+      new Option(
+        '--depends-on-timeout <duration>',
+        'how long a component waits for those it dependsOn to be healthy before the controller reports it gave up',
+      )
+        .default(600_000, '10m')
+        .argParser(positiveDuration),
     )
     .option(
       '--leader-elect',

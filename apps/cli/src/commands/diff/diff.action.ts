@@ -7,7 +7,7 @@ import { colorsFor } from '../../output/colors.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 import { isUnknownType, prepare, report, type PlannedObject, type Prepared } from '../up/prepare.js';
-import { FIELD_MANAGER, readClusterDefinitions } from '../up/up.action.js';
+import { FIELD_MANAGER, withClusterDefinitions } from '../up/up.action.js';
 import type { DiffFlags } from './index.js';
 import { diffLines, unifiedHunks } from './line-diff.js';
 import { objectTexts } from './object-text.js';
@@ -57,10 +57,7 @@ async function diff(flags: DiffFlags): Promise<number> {
   }
   const session = await connect(choice, { startPlane: false, say: (l) => process.stderr.write(`${l}\n`) });
   try {
-    if (prepared.errors.length > 0) {
-      const clusterDefinitions = await readClusterDefinitions(session, prepared.namespaces);
-      prepared = await prepare(files, { ...options, clusterDefinitions });
-    }
+    prepared = await withClusterDefinitions(session, files, options, prepared);
     report(prepared);
     if (prepared.errors.length > 0) return DIFF_EXIT.INVALID;
     const diffs = [

@@ -1,13 +1,13 @@
+import { REVISION_ANNOTATIONS } from '#api';
 import type { KubeObject } from '#kube-core';
 import { isNotFound } from '#runtime';
 import { OAM_KINDS, type Session } from '../../cluster/session.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 
-/** The controller's contract (docs/controller.md): one ApplicationRevision `<app>-v<N>` per change. */
-export const APP_NAME_LABEL = 'app.oam.dev/name';
-export const CHANGE_SUMMARY_ANNOTATION = 'app.oam.dev/change-summary';
-export const ROLLBACK_ANNOTATION = 'app.oam.dev/rollback-to-revision';
+/** The controller's contract: one ApplicationRevision `<app>-v<N>` per change, labelled with its app. */
+const APP_NAME_LABEL = 'app.oam.dev/name';
+export const ROLLBACK_ANNOTATION = REVISION_ANNOTATIONS.rollbackTo;
 
 export interface RevisionEntry {
   name: string;
@@ -50,15 +50,10 @@ export async function listRevisions(
       const spec = (item as { spec?: { revision?: number } }).spec;
       return {
         name: item.metadata?.name ?? '',
-        revision: spec?.revision ?? revisionFromName(item.metadata?.name, app),
+        revision: spec?.revision ?? 0,
         created: item.metadata?.creationTimestamp,
-        change: item.metadata?.annotations?.[CHANGE_SUMMARY_ANNOTATION] ?? '',
+        change: item.metadata?.annotations?.[REVISION_ANNOTATIONS.changeSummary] ?? '',
       };
     })
     .sort((a, b) => a.revision - b.revision);
-}
-
-function revisionFromName(name: string | undefined, app: string): number {
-  const m = name?.startsWith(`${app}-v`) ? /^\d+$/.exec(name.slice(app.length + 2)) : null;
-  return m ? Number(m[0]) : 0;
 }

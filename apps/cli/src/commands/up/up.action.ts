@@ -1,5 +1,6 @@
 import type { Definition } from '#api';
 import type { KubeObject } from '#kube-core';
+import type { SourceFile } from '#renderer';
 import { isNotFound, NAMESPACES, NoKindMatchError } from '#runtime';
 import { HEARTBEAT, isAlive, readHeartbeat } from '../../cluster/heartbeat.js';
 import { connect, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
@@ -10,7 +11,7 @@ import { Progress } from '../../output/progress.js';
 import { UserError } from '../../output/user-error.js';
 import { waitHealthy } from '../../status/wait-healthy.js';
 import { formatDuration } from '../../output/age.js';
-import { isUnknownType, prepare, report, type PlannedObject } from './prepare.js';
+import { isUnknownType, prepare, report, type PlannedObject, type Prepared } from './prepare.js';
 import type { UpFlags } from './index.js';
 
 export const FIELD_MANAGER = 'oam-cli';
@@ -43,10 +44,7 @@ export async function runUp(flags: UpFlags): Promise<number> {
 
   const session = await connect(choice, { startPlane: true, say: (l) => progress.say(l) });
   try {
-    if (prepared.errors.length > 0) {
-      const clusterDefinitions = await readClusterDefinitions(session, prepared.namespaces);
-      prepared = await prepare(files, { ...options, clusterDefinitions });
-    }
+    prepared = await withClusterDefinitions(session, files, options, prepared);
     report(prepared);
     if (prepared.errors.length > 0) return EXIT.INVALID;
     const plan = prepared.planned;
@@ -195,11 +193,26 @@ async function applyAll(session: Session, plan: PlannedObject[], progress: Progr
 }
 
 /**
+ * When only unknown types stand in the way, prepares again with the
+ * definitions the target has (as the controller will resolve them).
+ */
+export async function withClusterDefinitions(
+  session: Session,
+  files: readonly SourceFile[],
+  options: Parameters<typeof prepare>[1],
+  prepared: Prepared,
+): Promise<Prepared> {
+  if (prepared.errors.length === 0) return prepared;
+  const clusterDefinitions = await readClusterDefinitions(session, prepared.namespaces);
+  return prepare(files, { ...options, clusterDefinitions });
+}
+
+/**
  * The ComponentDefinitions and TraitDefinitions the target already has, in
  * the inputs' namespaces and the system namespace, so an app using a
  * definition installed there validates as the controller will resolve it.
  */
-export async function readClusterDefinitions(session: Session, namespaces: string[]): Promise<Definition[]> {
+async function readClusterDefinitions(session: Session, namespaces: string[]): Promise<Definition[]> {
   const found: Definition[] = [];
   for (const kind of ['ComponentDefinition', 'TraitDefinition']) {
     let resource;

@@ -1,0 +1,284 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { Registry } from 'prom-client';
+import { projectRoot } from '#definitions';
+import { eventually, type KubeObject } from '#kube-core';
+import { generateCrds } from '#api';
+import {
+  CUSTOM_RESOURCE_DEFINITIONS,
+  KubeTransport,
+  NAMESPACES,
+  ResourceClient,
+  type ResourceKind,
+} from '#runtime';
+import { median, percentile, type BenchResult, type BenchSuite } from '../types.js';
+
+/**
+ * `npm run bench controller [-- --apps 3000]`: N Applications (webservice +
+ * scaler + gateway, KubeVela's anchor shape) created at once against the
+ * embedded server (its own process, workloads simulated), reconciled by
+ * `oam controller` in a third process whose own /metrics give its CPU,
+ * heap and API requests. Then one full resync with nothing changed (API
+ * writes, target 0) and 50 single-app updates (change → Deployment updated).
+ * REAL_KUBECONFIG=... runs it against a real cluster instead of the embedded server.
+ */
+const APPS: ResourceKind = {
+  group: 'core.oam.dev',
+  version: 'v1beta1',
+  plural: 'applications',
+  kind: 'Application',
+  namespaced: true,
+};
+const DEPLOYMENTS: ResourceKind = {
+  group: 'apps',
+  version: 'v1',
+  plural: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+};
+const WRITES = new Set(['create', 'update', 'patch', 'delete']);
+const NS = 'bench';
+/** The controller's flags for the run (reported with the figures). */
+const CONTROLLER_FLAGS = ['--workers', '16', '--qps', '2000', '--burst', '4000', '--resync-period', '60'];
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+function app(i: number, image = 'crccheck/hello-world'): KubeObject {
+  const name = `app-${i}`;
+  return {
+    apiVersion: 'core.oam.dev/v1beta1',
+    kind: 'Application',
+    metadata: { name, namespace: NS },
+    spec: {
+      components: [
+        {
+          name,
+          type: 'webservice',
+          properties: { image, ports: [{ port: 8000, expose: true }] },
+          traits: [
+            { type: 'scaler', properties: { replicas: 1 } },
+            { type: 'gateway', properties: { domain: `${name}.example.com`, http: { '/': 8000 } } },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+function spawnOam(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): { proc: ChildProcess; out: () => string } {
+  const proc = spawn(process.execPath, [join(projectRoot(), 'bin', 'oam.js'), ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  proc.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  return { proc, out: () => out };
+}
+
+/** The controller's metrics, one sample per series. */
+async function scrape(port: number): Promise<Map<string, number>> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+const sum = (m: Map<string, number>, prefix: string, filter: (series: string) => boolean = () => true) =>
+  [...m].filter(([k]) => k.startsWith(prefix) && filter(k)).reduce((s, [, v]) => s + v, 0);
+const requests = (m: Map<string, number>) => sum(m, 'rest_client_requests_total{');
+const writes = (m: Map<string, number>) =>
+  sum(m, 'rest_client_requests_total{', (k) => WRITES.has(/verb="([^"]+)"/.exec(k)?.[1] ?? ''));
+const reconciles = (m: Map<string, number>) =>
+  sum(m, 'controller_runtime_reconcile_total{controller="application"');
+const cpuSeconds = (m: Map<string, number>) => m.get('process_cpu_seconds_total') ?? 0;
+const heap = (m: Map<string, number>) => m.get('nodejs_heap_size_used_bytes') ?? 0;
+
+async function inParallel<T>(items: T[], limit: number, fn: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+export const suite: BenchSuite = {
+  name: 'controller',
+  async run(): Promise<BenchResult[]> {
+    const n = flag('--apps', 1000);
+    const real = process.env.REAL_KUBECONFIG;
+    const dir = mkdtempSync(join(tmpdir(), 'oam-bench-controller-'));
+    const children: ChildProcess[] = [];
+    try {
+      let kubeconfig = real ?? '';
+      if (!real) {
+        const server = spawnOam(
+          ['server', '--port', '0', '--no-controller', '--state-dir', join(dir, 'server')],
+          {
+            ...process.env,
+            OAM_HOME: dir,
+          },
+        );
+        children.push(server.proc);
+        kubeconfig = await eventually(
+          () => /^export KUBECONFIG=(.+)$/m.exec(server.out())?.[1],
+          'the server to start',
+          {
+            timeoutMs: 120_000,
+          },
+        );
+      }
+      const kc = new KubeConfig();
+      kc.loadFromFile(kubeconfig);
+      const transport = new KubeTransport(kc, { qps: 5000, burst: 5000, registry: new Registry() });
+      const apps = new ResourceClient(transport, APPS);
+      // A bare server (--no-controller) has no OAM CRDs; a real cluster may not either.
+      const crds = new ResourceClient(transport, CUSTOM_RESOURCE_DEFINITIONS);
+      for (const crd of generateCrds() as KubeObject[])
+        await crds.apply(crd, { fieldManager: 'bench', force: true });
+      await new ResourceClient(transport, NAMESPACES)
+        .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })
+        .catch(() => undefined);
+
+      const controller = spawnOam([
+        'controller',
+        '--kubeconfig',
+        kubeconfig,
+        '--metrics-port',
+        '0',
+        ...CONTROLLER_FLAGS,
+      ]);
+      children.push(controller.proc);
+      const port = await eventually(
+        () => {
+          if (controller.proc.exitCode !== null)
+            throw new Error(`oam controller exited: ${controller.out().slice(-2000)}`);
+          return Number(/"metricsPort":(\d+)/.exec(controller.out())?.[1]) || undefined;
+        },
+        'the controller to start',
+        { timeoutMs: 120_000 },
+      );
+      const before = await scrape(port);
+
+      // All at once (16 in flight), then wait until every one is running.
+      const t0 = performance.now();
+      await inParallel([...Array(n).keys()], 16, (i) =>
+        apps.apply(app(i), { fieldManager: 'bench', force: true }),
+      );
+      const createdMs = performance.now() - t0;
+      await eventually(
+        async () => {
+          const list = await apps.list({ namespace: NS });
+          return (
+            list.items.filter((a) => (a.status as { status?: string } | undefined)?.status === 'running')
+              .length === n
+          );
+        },
+        `${n} applications to be running`,
+        { timeoutMs: 3_600_000, intervalMs: 1000 },
+      );
+      const convergeMs = performance.now() - t0;
+      const converged = await scrape(port);
+
+      // One full resync with nothing changed: every app reconciled again, writes counted.
+      const r0 = reconciles(converged);
+      const w0 = writes(converged);
+      await eventually(async () => reconciles(await scrape(port)) >= r0 + n, 'a full resync', {
+        timeoutMs: 600_000,
+        intervalMs: 1000,
+      });
+      const resynced = await scrape(port);
+      const resyncWrites = writes(resynced) - w0;
+
+      // 50 single-app updates: from the change to the Deployment carrying the new image.
+      const deployments = new ResourceClient(transport, DEPLOYMENTS);
+      const latencies: number[] = [];
+      for (let k = 0; k < 50; k++) {
+        const i = (k * 7919) % n;
+        const image = `crccheck/hello-world:v${k + 1}`;
+        const start = performance.now();
+        await apps.apply(app(i, image), { fieldManager: 'bench', force: true });
+        await eventually(
+          async () => {
+            const d = (await deployments.get(NS, `app-${i}`)) as { spec?: any };
+            return d.spec?.template?.spec?.containers?.[0]?.image === image;
+          },
+          `app-${i} to be updated`,
+          { timeoutMs: 60_000, intervalMs: 5 },
+        );
+        latencies.push(performance.now() - start);
+      }
+      transport.close();
+
+      const where = real ? 'real control plane' : 'embedded server';
+      const flags = CONTROLLER_FLAGS.join(' ');
+      return [
+        { name: `${n} apps created (16 in flight)`, value: createdMs / 1000, unit: 's', detail: where },
+        {
+          name: `${n} apps all running`,
+          value: convergeMs / 1000,
+          unit: 's',
+          detail: `${((n * 1000) / convergeMs).toFixed(1)} apps/s; oam controller ${flags}`,
+        },
+        {
+          name: 'controller CPU per app',
+          value: ((cpuSeconds(converged) - cpuSeconds(before)) * 1000) / n,
+          unit: 'ms',
+          detail: 'process_cpu_seconds_total, start to all running',
+        },
+        {
+          name: 'controller heap per app',
+          value: (heap(converged) - heap(before)) / n / 1024,
+          unit: 'KiB',
+          detail: `nodejs_heap_size_used_bytes growth (${(heap(converged) / 2 ** 20).toFixed(0)} MiB at the end, not after a GC)`,
+        },
+        {
+          name: 'API requests per app',
+          value: (requests(converged) - requests(before)) / n,
+          unit: 'requests',
+          detail: `of which writes ${((writes(converged) - writes(before)) / n).toFixed(2)}`,
+        },
+        {
+          name: 'writes in a full resync, nothing changed',
+          value: resyncWrites,
+          unit: 'writes',
+          detail: `${n} reconciles`,
+        },
+        {
+          name: 'single-app update p50',
+          value: median(latencies),
+          unit: 'ms',
+          detail: 'apply → Deployment updated',
+        },
+        {
+          name: 'single-app update p99',
+          value: percentile(latencies, 99),
+          unit: 'ms',
+          detail: '50 updates, one at a time',
+        },
+      ];
+    } finally {
+      for (const c of children.reverse()) {
+        if (c.exitCode !== null || c.signalCode !== null) continue;
+        const exited = new Promise((r) => c.once('exit', r));
+        c.kill('SIGTERM');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
