@@ -113,5 +113,5 @@ describe('the controller killed mid-rollout', () => {
     expect(new Set(list.items.map((a) => (a.status as any).latestRevision?.revision))).toEqual(new Set([1]));
     second.kill('SIGTERM');
     await new Promise((r) => second.once('exit', r));
-  });
+  }, 900_000);
 });
