@@ -1,4 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
 import { BuiltinDefinitionsError, loadBuiltinDefinitions } from '#definitions';
 import {
   createRenderer,
@@ -16,9 +15,6 @@ import type { RenderFlags } from './index.js';
 /** Exit 0 with the objects on stdout, or 1 with every error on stderr and nothing on stdout. */
 export async function runRender(flags: RenderFlags): Promise<number> {
   const cluster = clusterOf(flags.kubeVersion);
-  // A one-shot process: V8's baseline WebAssembly compiler only. Optimizing CUE's 26 MB
-  // module costs more CPU than a handful of evaluations ever wins back (about half the run).
-  setFlagsFromString('--liftoff-only');
   // One worker: a one-shot render pays for loading the CUE module once, not once per worker.
   // It starts loading now, while this thread reads the inputs and the built-ins.
   const handle = createRenderer({ poolSize: 1 });

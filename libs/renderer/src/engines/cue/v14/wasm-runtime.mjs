@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { gunzipSync } from 'node:zlib';
 
 /** @typedef {{ path: string; message: string; line?: number }} CueError */
@@ -123,6 +124,11 @@ export async function loadCue(options = {}) {
     exitCode = code;
   };
   const started = performance.now();
+  // V8's baseline WebAssembly compiler only (a process-wide flag; no other WebAssembly runs
+  // here). Optimizing the 26 MB module in the background doubled the CPU of loading it and of
+  // the first renders, added 50 MB per worker and made first evaluations miss their time limit
+  // on a busy machine, for no measurable gain in later renders.
+  setFlagsFromString('--liftoff-only');
   const bytes = gunzipSync(readFileSync(join(dir, 'cue.wasm.gz')));
   const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
   // run() resolves only when the Go program exits; main() registers its functions, then blocks.
