@@ -139,7 +139,7 @@ spec:
     - name: spin
       type: forever
 `;
-    const r = oam(['render', '-o', 'json', '-f', tempFile('loop.yaml', definition)]);
+    const r = oam(['render', '-o', 'json', '--eval-timeout', '2s', '-f', tempFile('loop.yaml', definition)]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(

@@ -96,6 +96,7 @@ describe('oam up against a cluster from the kubeconfig', () => {
     expect(r.stdout.split('\n')[0]).toBe(`→ cluster oam-local (${url})`);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('the OAM CRDs are not installed on cluster "oam-local"');
+    expect(r.stderr).toContain('run `oam install`');
     expect(r.stderr).toContain('kubectl apply -f deploy/crds/');
     expect(r.stdout).not.toContain('applied');
     expect(existsSync(join(userHome, 'plane.json'))).toBe(false);

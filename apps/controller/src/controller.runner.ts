@@ -66,7 +66,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     } catch (err) {
       if (err instanceof NoKindMatchError)
         throw new ControllerStartError(
-          'the cluster does not serve core.oam.dev/v1beta1 Applications: install the CRDs first (kubectl apply -f deploy/crds/)',
+          'the cluster does not serve core.oam.dev/v1beta1 Applications: install the CRDs first (oam install, or kubectl apply -f deploy/crds/)',
         );
       throw err;
     }

@@ -19,11 +19,19 @@ export interface RendererHandle {
   close(): Promise<void>;
 }
 
+/**
+ * How long one template evaluation may run before its worker is replaced. It
+ * stops runaway templates, not slow ones: a Node worker's CPU time cannot be
+ * read, so this is wall time, and on a busy machine an ordinary first
+ * evaluation (compiling the template) took over 5 s.
+ */
+export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
+
 /** A ready renderer with both engines; `timeoutMs` bounds every template evaluation. */
 export function createRenderer(
   options: { timeoutMs?: number; poolSize?: number; cluster?: ClusterInfo } = {},
 ): RendererHandle {
-  const timeoutMs = options.timeoutMs ?? 5000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const cue = createCueEngine({ timeoutMs, poolSize: options.poolSize });
   const compiler = new TemplateCompiler({ cue, handlebars: createHandlebarsEngine({ timeoutMs }) });
   const renderer = new Renderer({ compiler, cluster: options.cluster });

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { collect, parseDuration } from '../target-options.js';
 
 /** DEFAULT_CLUSTER's version (#renderer), repeated to keep `oam --help` from loading the renderer. */
 export const DEFAULT_KUBE_VERSION = '1.37';
@@ -9,6 +10,7 @@ export interface RenderFlags {
   strict: boolean;
   namespace?: string;
   kubeVersion?: string;
+  evalTimeout?: number;
 }
 
 /** `oam render`: a dry run with no cluster; prints what `oam up` would apply. */
@@ -29,12 +31,14 @@ export function registerRender(program: Command): void {
       '--kube-version <X.Y>',
       `Kubernetes version templates see as context.clusterVersion (default ${DEFAULT_KUBE_VERSION})`,
     )
+    .addOption(
+      new Option(
+        '--eval-timeout <duration>',
+        'how long one template evaluation may run before it is stopped as runaway (e.g. 2s; default 30s)',
+      ).argParser(parseDuration),
+    )
     .action(async (flags: RenderFlags) => {
       const { runRender } = await import('./render.action.js');
       process.exitCode = await runRender(flags);
     });
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
 }

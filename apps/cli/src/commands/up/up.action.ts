@@ -101,7 +101,7 @@ async function preflight(session: Session, plan: PlannedObject[]): Promise<void>
       throw new UserError(
         session.kind === 'local'
           ? `the local plane does not serve ${kind} (core.oam.dev/v1beta1): restart it with \`oam server stop\`, then \`oam up\``
-          : `the OAM CRDs are not installed on ${session.label} (no ${kind} in core.oam.dev/v1beta1): run \`kubectl apply -f deploy/crds/\`, then start the controller (\`oam controller\`)`,
+          : `the OAM CRDs are not installed on ${session.label} (no ${kind} in core.oam.dev/v1beta1): run \`oam install\` (CRDs and the controller), or \`kubectl apply -f deploy/crds/\` and \`oam controller\``,
         EXIT.CLUSTER,
       );
     }
