@@ -126,6 +126,9 @@ describe('LeaderElector', () => {
       renewDeadlineMs: 10_000,
       retryPeriodMs: 2_000,
     });
+    // What the Manager passes when only an identity was given.
+    const unset = { leaseDurationMs: undefined, renewDeadlineMs: undefined, retryPeriodMs: undefined };
+    expect(new LeaderElector({ ...base, ...unset }).timings).toEqual(new LeaderElector(base).timings);
     expect(() => new LeaderElector({ ...base, leaseDurationMs: 5000, renewDeadlineMs: 6000 })).toThrow(
       /leaseDuration > renewDeadline/,
     );

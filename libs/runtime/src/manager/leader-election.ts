@@ -70,13 +70,14 @@ export class LeaderElector {
   private readonly clock: Clock;
 
   constructor(config: LeaderElectionConfig) {
+    // `??`, not a spread: a caller passing `leaseDurationMs: undefined` means "the default".
     this.cfg = {
-      leaseDurationMs: 15_000,
-      renewDeadlineMs: 10_000,
-      retryPeriodMs: 2_000,
-      clock: realClock,
-      random: Math.random,
       ...config,
+      leaseDurationMs: config.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: config.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: config.retryPeriodMs ?? 2_000,
+      clock: config.clock ?? realClock,
+      random: config.random ?? Math.random,
     };
     this.clock = this.cfg.clock;
     const { leaseDurationMs, renewDeadlineMs, retryPeriodMs } = this.cfg;
