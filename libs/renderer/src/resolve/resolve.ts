@@ -1,18 +1,23 @@
 import type { Application, Component, Trait } from '#api';
 import { RenderError, type ErrorLocation } from '../errors.js';
-import type { OamObject, SourceInfo } from '../parse/index.js';
-import type { AppSpec, ResolvedComponent, ResolvedTrait } from './app-spec.js';
+import type { OamObject } from '../parse/index.js';
+import type { AppSpec, ResolvedComponent } from './app-spec.js';
 import type { DefinitionCatalog } from './catalog.js';
-import { checkDependencies, checkTraits } from './checks.js';
+import { checkDependencies } from './checks.js';
+import {
+  fieldLine,
+  resolveComponent,
+  traitObjectInput,
+  type ComponentInput,
+  type Sourced,
+  type TraitInput,
+} from './component.js';
 import { unappliedSpecWarnings } from './unapplied.js';
-import { unknownType } from './unknown-type.js';
 
 export interface ResolveOptions {
   /** Namespace of objects that do not name one. */
   defaultNamespace?: string;
 }
-
-type Sourced<T> = { object: T; source: SourceInfo };
 
 /**
  * Joins Applications, standalone Components and standalone Traits into
@@ -58,14 +63,7 @@ export function resolveObjects(
         object: `Application "${app.object.metadata.name}"`,
         subject: `components[${index}] "${entry.name}"${entry.type ? ` (${entry.type})` : ''}`,
       };
-      let base: {
-        type: string;
-        properties: Record<string, unknown>;
-        where: ErrorLocation;
-        lineOf: SourceInfo['lineOf'];
-        propPath: (string | number)[];
-        typePath: (string | number)[];
-      };
+      let base: ComponentInput;
       let standaloneTraits: Sourced<Trait>[] = [];
       if (entry.componentRef) {
         const ref = components.find(
@@ -191,102 +189,6 @@ export function resolveObjects(
     );
   }
   return { apps: specs, errors, warnings };
-}
-
-/**
- * Where an error about a field points: the line of its key, so a missing
- * `properties.cpu` points at `properties:`, not at the first property.
- */
-function fieldLine(source: SourceInfo): SourceInfo['lineOf'] {
-  return (path) => source.keyLineOf?.(path) ?? source.lineOf(path);
-}
-
-interface TraitInput {
-  type: string;
-  properties: Record<string, unknown>;
-  origin: ResolvedTrait['origin'];
-  where: ErrorLocation;
-  /** The line of the trait's `type:`, where an unknown type is reported. */
-  typeLine?: number;
-  lineOf: (path: readonly (string | number)[]) => number | undefined;
-}
-
-function traitObjectInput(t: Sourced<Trait>): TraitInput {
-  return {
-    type: t.object.spec.type,
-    properties: t.object.spec.properties ?? {},
-    origin: { kind: 'Trait', name: t.object.metadata.name! },
-    where: {
-      file: t.source.file,
-      line: t.source.line,
-      object: `Trait "${t.object.metadata.name}" (${t.object.spec.type})`,
-    },
-    typeLine: t.source.lineOf(['spec', 'type']),
-    lineOf: (p) => fieldLine(t.source)(['spec', 'properties', ...p]),
-  };
-}
-
-function resolveComponent(
-  name: string,
-  base: {
-    type: string;
-    properties: Record<string, unknown>;
-    where: ErrorLocation;
-    lineOf: SourceInfo['lineOf'];
-    propPath: (string | number)[];
-    typePath: (string | number)[];
-  },
-  traitInputs: TraitInput[],
-  dependsOn: string[],
-  namespace: string,
-  catalog: DefinitionCatalog,
-  errors: RenderError[],
-): ResolvedComponent | undefined {
-  const definition = catalog.componentDefinition(base.type, namespace);
-  if (!definition) {
-    errors.push(
-      new RenderError(unknownType(catalog, 'ComponentDefinition', base.type, namespace), {
-        ...base.where,
-        line: base.lineOf(base.typePath) ?? base.where.line,
-        path: 'type',
-      }),
-    );
-  }
-  const traits: ResolvedTrait[] = [];
-  for (const t of traitInputs) {
-    const traitDef = catalog.traitDefinition(t.type, namespace);
-    if (!traitDef) {
-      errors.push(
-        new RenderError(unknownType(catalog, 'TraitDefinition', t.type, namespace), {
-          ...t.where,
-          line: t.typeLine ?? t.where.line,
-          path: 'type',
-        }),
-      );
-      continue;
-    }
-    traits.push({
-      type: t.type,
-      properties: t.properties,
-      definition: traitDef,
-      origin: t.origin,
-      where: t.where,
-      lineOfProperty: t.lineOf,
-    });
-  }
-  if (!definition) return undefined;
-  const component: ResolvedComponent = {
-    name,
-    type: base.type,
-    properties: base.properties,
-    definition,
-    dependsOn,
-    traits,
-    where: base.where,
-    lineOfProperty: (p) => base.lineOf([...base.propPath, ...p]),
-  };
-  errors.push(...checkTraits(component));
-  return component;
 }
 
 function appSpec(app: Sourced<Application>, namespace: string, components: ResolvedComponent[]): AppSpec {
