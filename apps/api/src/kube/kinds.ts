@@ -1,4 +1,4 @@
-import { GROUP, kindInfo, VERSION } from '#api';
+import { GROUP, kindInfo, REVISION_ANNOTATIONS, VERSION } from '#api';
 import { LABELS } from '#renderer';
 import type { ResourceKind } from '#runtime';
 
@@ -18,8 +18,8 @@ export const TRAITS = oam('Trait');
 
 /** Labels and annotations shared with the controller (DESIGN: rendered objects; revisions). */
 export const APP_NAME_LABEL = LABELS.appName;
-export const ROLLBACK_ANNOTATION = 'app.oam.dev/rollback-to-revision';
-export const CHANGE_SUMMARY_ANNOTATION = 'app.oam.dev/change-summary';
+export const ROLLBACK_ANNOTATION = REVISION_ANNOTATIONS.rollbackTo;
+export const CHANGE_SUMMARY_ANNOTATION = REVISION_ANNOTATIONS.changeSummary;
 export const SCHEMA_CONFIGMAP_LABEL = 'definition.oam.dev/name';
 /** Writes through the REST API (DESIGN: field managers). */
 export const FIELD_MANAGER = 'oam-api';

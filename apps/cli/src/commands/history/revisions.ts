@@ -1,4 +1,5 @@
 import { REVISION_ANNOTATIONS } from '#api';
+import { LABELS } from '#renderer';
 import type { KubeObject } from '#kube-core';
 import { isNotFound } from '#runtime';
 import { OAM_KINDS, type Session } from '../../cluster/session.js';
@@ -6,7 +7,7 @@ import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 
 /** The controller's contract: one ApplicationRevision `<app>-v<N>` per change, labelled with its app. */
-const APP_NAME_LABEL = 'app.oam.dev/name';
+const APP_NAME_LABEL = LABELS.appName;
 export const ROLLBACK_ANNOTATION = REVISION_ANNOTATIONS.rollbackTo;
 
 export interface RevisionEntry {
