@@ -67,10 +67,19 @@ describe('the controller at rest and under rapid change', () => {
       'the newest spec to be running',
     );
     expect(app.metadata?.generation).toBe(50);
+    // Up to a minute: once, on the real control plane in a full run, the prune took over 30 s.
+    // The message then shows how the Ingress stood (a deletionTimestamp? finalizers?).
+    let left: unknown;
     await eventually(
-      async () => (await cluster.get('networking.k8s.io/v1', 'Ingress', ns, 'hello-web-b')) === undefined,
+      async () => {
+        left = await cluster.get('networking.k8s.io/v1', 'Ingress', ns, 'hello-web-b');
+        return left === undefined;
+      },
       'the Ingress only B wanted to be pruned',
-    );
+      { timeoutMs: 60_000 },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}; the Ingress: ${JSON.stringify((left as any)?.metadata)}`);
+    });
     const ingressA = await cluster.get('networking.k8s.io/v1', 'Ingress', ns, 'hello-web-a');
     expect(ingressA).toBeDefined();
     const deployment = await cluster.get('apps/v1', 'Deployment', ns, 'hello-web');
@@ -83,7 +92,7 @@ describe('the controller at rest and under rapid change', () => {
     await Promise.all(watches.map((w) => w.done));
     // Wanted by every spec: never deleted, not even for a moment.
     expect(deleted.filter((d) => d === 'Deployment/hello-web' || d === 'Service/hello-web')).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it('a resync with nothing changed makes no write', async () => {
     const namespaces = await Promise.all([1, 2, 3].map((i) => cluster.namespace(`rest${i}`)));
