@@ -1,3 +1,4 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ROUTES, type RouteSpec } from '#api-server';
 import { ControllerCluster } from '../controller/harness.js';
@@ -35,7 +36,10 @@ const guarded = routes.filter(([, r]) => r.access !== 'public');
 const open = routes.filter(([, r]) => r.access === 'public');
 
 function request(r: RouteSpec, namespace: string) {
-  const path = r.path.replace('{namespace}', namespace).replace('{name}', 'x');
+  const path = r.path
+    .replace('{namespace}', namespace)
+    .replace('{name}', 'x')
+    .replace('{file}', 'swagger-ui.css');
   const query = r.access !== 'public' && r.access.namespaceFrom === 'query' ? `?namespace=${namespace}` : '';
   const body = r.body ? {} : undefined;
   return { method: r.method.toUpperCase(), path: path + query, body, contentType: r.body?.contentType };
@@ -112,6 +116,20 @@ describe('--auth kubernetes', () => {
 });
 
 describe('OpenAPI document', () => {
+  it('is valid OpenAPI 3.1 (Redocly’s structural check), at both paths', async () => {
+    const res = await call(tokens.url, 'GET', '/api/openapi.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect((await call(tokens.url, 'GET', '/api/v1/openapi.json')).body).toEqual(res.body);
+    const config = await createConfig({ rules: { struct: 'error', 'no-unresolved-refs': 'error' } });
+    const problems = await lintFromString({
+      source: JSON.stringify(res.body),
+      absoluteRef: '/openapi.json',
+      config,
+    });
+    expect(problems.map((p) => `${p.location[0]?.pointer}: ${p.message}`)).toEqual([]);
+  });
+
   it('is OpenAPI 3.1 with every route of the table, each schema valid JSON Schema 2020-12', async () => {
     const res = await call(tokens.url, 'GET', '/api/v1/openapi.json');
     expect(res.status).toBe(200);
@@ -150,5 +168,34 @@ describe('OpenAPI document', () => {
       doc.paths['/api/v1/namespaces/{namespace}/applications'].post.requestBody.content['application/json']
         .schema;
     expect(app.properties.spec.properties.components.type).toBe('array');
+  });
+});
+
+describe('Swagger UI at /api/docs', () => {
+  it('serves the page, every file it references, and the document its initializer names', async () => {
+    const page = await call(tokens.url, 'GET', '/api/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const refs = [...(page.body as string).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(refs).toEqual(
+      expect.arrayContaining(['/api/docs/swagger-ui-bundle.js', '/api/docs/swagger-ui.css']),
+    );
+    for (const ref of refs) {
+      expect(ref).toMatch(/^\/api\/docs\//); // served here: no CDN
+      const asset = await call(tokens.url, 'GET', ref);
+      expect([ref, asset.status]).toEqual([ref, 200]);
+      expect(asset.headers.get('content-type')).toMatch(/^(text\/css|text\/javascript|image\/png)/);
+    }
+    const init = await call(tokens.url, 'GET', '/api/docs/swagger-initializer.js');
+    const url = /url: "([^"]+)"/.exec(init.body)?.[1];
+    expect(url).toBe('/api/openapi.json');
+    expect((await call(tokens.url, 'GET', url!)).body.openapi).toBe('3.1.0');
+  });
+
+  it('serves nothing else of the package', async () => {
+    for (const file of ['package.json', 'index.html', '..%2Fpackage.json', 'swagger-ui.js.map']) {
+      const res = await call(tokens.url, 'GET', `/api/docs/${file}`);
+      expect([file, res.status]).toEqual([file, 404]);
+    }
   });
 });
