@@ -44,5 +44,7 @@ if [ "$mode" = --check ]; then
 fi
 
 mkdir -p dist
+# The loader's raw copies of the previous module (wasm-runtime.mjs keeps one beside the .gz).
+rm -f dist/cue-*.wasm
 cp "$out/cue.wasm.gz" "$out/wasm_exec.js" "$out/LICENSE-go" dist/
 echo "wrote libs/renderer/cue-wasm/dist/: cue.wasm.gz, wasm_exec.js, LICENSE-go"

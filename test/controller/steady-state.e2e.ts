@@ -31,6 +31,27 @@ const reconciles = () =>
   );
 
 describe('the controller at rest and under rapid change', () => {
+  it('a change to an Application’s Deployment queues the application controller, not the component one', async () => {
+    const ns = await cluster.namespace('owner');
+    await cluster.applyApp(helloApp(ns));
+    await cluster.appStatus(ns, 'hello', (s) => s.status === 'running', 'hello to run');
+    const adds = (queue: string) => counter('workqueue_adds_total', (l) => l.name === queue);
+    const before = { application: await adds('application'), component: await adds('component') };
+    const deployments = await cluster.resource({ apiVersion: 'apps/v1', kind: 'Deployment' });
+    await deployments.patch(
+      ns,
+      'hello-web',
+      { metadata: { labels: { 'example.com/touched': 'yes' } } },
+      { type: 'merge', fieldManager: 'someone-else' },
+    );
+    // The same event enqueues both controllers or only the owner's: once the application's queue moved, it was seen.
+    await eventually(
+      async () => (await adds('application')) > before.application,
+      'the application controller to be queued',
+    );
+    expect(await adds('component')).toBe(before.component);
+  });
+
   it('50 rapid updates, A→B→A included, delete nothing the specs all want and converge on the newest', async () => {
     const ns = await cluster.namespace('rapid');
     const deleted: string[] = [];

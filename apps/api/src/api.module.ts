@@ -12,6 +12,7 @@ import { TokensAuthenticator } from './auth/tokens.authenticator.js';
 import { loadTokensFile } from './auth/tokens-file.js';
 import { CatalogController } from './catalog/catalog.controller.js';
 import { CatalogService } from './catalog/catalog.service.js';
+import { DocsController } from './docs/docs.controller.js';
 import { ServiceController } from './http/service.controller.js';
 import { ClusterService } from './kube/cluster.service.js';
 import { API_OPTIONS, type ResolvedApiOptions } from './options.js';
@@ -25,6 +26,7 @@ export class ApiModule {
       // WatchController first: `/applications/watch` must not be taken for an application's name.
       controllers: [
         ServiceController,
+        DocsController,
         CatalogController,
         WatchController,
         ApplicationsController,

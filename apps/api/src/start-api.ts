@@ -8,6 +8,7 @@ import { accessLog, jsonBody, requestTimeout } from './http/middleware.js';
 import { ProblemFilter } from './http/problem.filter.js';
 import { ClusterService } from './kube/cluster.service.js';
 import { resolveApiOptions, type ApiOptions } from './options.js';
+import { defaultWebDir, webPage } from './web/web-page.js';
 
 export interface RunningApi {
   /** e.g. http://127.0.0.1:8080 */
@@ -38,6 +39,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
   });
   try {
     app.use(accessLog(log, app.get(ClusterService).manager.registry));
+    if (resolved.webDir !== false) app.use(webPage(resolved.webDir ?? defaultWebDir()));
     app.use(requestTimeout(resolved.requestTimeoutMs));
     app.use(jsonBody(resolved.bodyLimitBytes));
     app.useGlobalFilters(new ProblemFilter(log));

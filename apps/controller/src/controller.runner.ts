@@ -148,9 +148,10 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     const sources = cachedJoinSources(caches, catalog);
     // The watches are added while reconciling, so they enqueue into the controllers built below.
     const built: { apps?: Controller; components?: Controller } = {};
-    const watches = new OwnedWatches(informers, [apps, components], (r) => {
-      built.apps?.enqueue(r);
-      built.components?.enqueue(r); // a standalone Component's objects carry its name as app.oam.dev/name
+    // Only the owner's reconciler is queued; an object without an owner reference may be either's.
+    const watches = new OwnedWatches(informers, [apps, components], (r, owner) => {
+      if (owner !== COMPONENTS.kind) built.apps?.enqueue(r);
+      if (owner !== APPLICATIONS.kind) built.components?.enqueue(r);
     });
     const events = manager.eventRecorder('oam-controller');
     const deps = {

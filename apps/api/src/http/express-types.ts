@@ -14,5 +14,5 @@ export type HttpRequest = IncomingMessage & {
 export type HttpResponse = ServerResponse & {
   status(code: number): HttpResponse;
   type(contentType: string): HttpResponse;
-  send(body: string): HttpResponse;
+  send(body: string | Buffer): HttpResponse;
 };

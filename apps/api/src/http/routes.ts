@@ -43,6 +43,9 @@ export interface RouteSpec {
 }
 
 const V1 = '/api/v1';
+/** Swagger UI and the document it shows (the issue's paths; `/api/v1/openapi.json` is the same document). */
+export const DOCS_PATH = '/api/docs';
+export const OPENAPI_PATH = '/api/openapi.json';
 const APPS = `${V1}/namespaces/{namespace}/applications`;
 const APP = `${APPS}/{name}`;
 const json = (schema: z.ZodType) => ({ schema });
@@ -131,7 +134,20 @@ export const ROUTES = {
   healthz: { method: 'get', path: '/healthz', summary: 'liveness', access: 'public' },
   readyz: { method: 'get', path: '/readyz', summary: 'readiness: every cache has synced', access: 'public' },
   openapi: { method: 'get', path: `${V1}/openapi.json`, summary: 'this document', access: 'public' },
-  openapiAlias: { method: 'get', path: '/api/openapi.json', summary: 'this document', access: 'public' },
+  openapiAlias: { method: 'get', path: OPENAPI_PATH, summary: 'this document', access: 'public' },
+  docs: {
+    method: 'get',
+    path: DOCS_PATH,
+    summary: 'Swagger UI for this document',
+    access: 'public',
+    response: { schema: z.string(), contentType: 'text/html' },
+  },
+  docsAsset: {
+    method: 'get',
+    path: `${DOCS_PATH}/{file}`,
+    summary: 'a file of the Swagger UI page (swagger-ui-dist)',
+    access: 'public',
+  },
   // Any valid token (no namespace to check): request counts and latencies, cache and client figures.
   metrics: {
     method: 'get',

@@ -53,7 +53,7 @@ function operation(id: string, spec: RouteSpec): Record<string, unknown> {
     responses['403'] = problemResponse('the token may not do this');
     responses['429'] = problemResponse('too many requests with this token');
     responses['404'] = problemResponse('not found (also a missing namespace)');
-  }
+  } else if (params.some((p) => p.in === 'path')) responses['404'] = problemResponse('not found');
   if (spec.body) {
     responses['400'] = problemResponse('the body is not JSON');
     responses['422'] = problemResponse('invalid: every error with its field path');

@@ -20,7 +20,7 @@ let dir: string;
 let transport: KubeTransport;
 let informers: InformerFactory;
 let apps: SharedInformer;
-const enqueued: Request[] = [];
+const enqueued: (Request & { owner?: string })[] = [];
 let watches: OwnedWatches;
 
 const kind = (apiVersion: string, k: string) => informers.mapper.kindFor({ apiVersion, kind: k });
@@ -37,7 +37,7 @@ beforeAll(async () => {
   informers = new InformerFactory(transport, { idleStopMs: 0 });
   // ConfigMaps stand in for Applications: deleting one is an Application gone.
   apps = informers.informerFor(await kind('v1', 'ConfigMap'));
-  watches = new OwnedWatches(informers, apps, (r) => enqueued.push(r));
+  watches = new OwnedWatches(informers, apps, (r, owner) => enqueued.push({ ...r, owner }));
   informers.start();
   await informers.waitForCacheSync(30_000);
 });
@@ -97,13 +97,45 @@ describe('OwnedWatches', () => {
       () => enqueued.some((r) => r.name === 'c' && r.namespace === 'default'),
       'the application enqueued',
     );
+    expect(enqueued.find((r) => r.name === 'c')?.owner).toBeUndefined(); // no owner: any owner kind's
+  });
+
+  it('names the kind of the object’s controller owner, so only its reconciler is queued', async () => {
+    watches.keep(app('d'), [services]);
+    const svc = new ResourceClient(transport, services);
+    const owned = (name: string, ownerKind: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: {
+        name,
+        namespace: 'default',
+        labels: { 'app.oam.dev/name': 'd', 'app.oam.dev/namespace': 'default' },
+        ownerReferences: [
+          {
+            apiVersion: 'core.oam.dev/v1beta1',
+            kind: ownerKind,
+            name: 'd',
+            uid: `uid-${name}`,
+            controller: true,
+          },
+        ],
+      },
+      spec: { ports: [{ port: 80 }] },
+    });
+    await svc.create(owned('by-app', 'Application'));
+    await svc.create(owned('by-component', 'Component'));
+    const owners = await eventually(() => {
+      const kinds = new Set(enqueued.filter((r) => r.name === 'd').map((r) => r.owner));
+      return kinds.size === 2 ? [...kinds].sort() : undefined;
+    }, 'both Services seen');
+    expect(owners).toEqual(['Application', 'Component']);
   });
 
   it('releases the kinds of an application that is gone', async () => {
     const configMaps = new ResourceClient(transport, await kind('v1', 'ConfigMap'));
     await configMaps.create(app('only'));
     await eventually(() => apps.indexer.get('default', 'only') !== undefined, 'the app in the cache');
-    for (const name of ['a', 'b', 'c']) watches.keep(app(name), []);
+    for (const name of ['a', 'b', 'c', 'd']) watches.keep(app(name), []);
     const jobs = await kind('batch/v1', 'Job');
     watches.keep(app('only'), [jobs]);
     expect(informers.list().map((i) => i.name)).toContain('jobs.batch/v1');

@@ -1,14 +1,14 @@
 import { LABELS } from '#renderer';
 import {
-  enqueueingHandler,
   kindId,
+  type EventHandler,
   type InformerFactory,
   type InformerLease,
   type Request,
   type ResourceKind,
   type SharedInformer,
 } from '#runtime';
-import { objectKey, type KubeObject } from '#kube-core';
+import { controllerOf, objectKey, type KubeObject } from '#kube-core';
 
 /**
  * Watches added at run time, one per kind the definitions render (which
@@ -20,6 +20,11 @@ import { objectKey, type KubeObject } from '#kube-core';
  * Counted per application: a kind is watched while some application's last
  * render has objects of it, and released when none has (render changed, or
  * the Application is gone); the informer factory then stops its informer.
+ *
+ * Each event names the kind of the object's controller owner (Application
+ * or Component), so only that kind's reconciler is queued; objects that
+ * cannot carry an owner reference (other namespaces, cluster-scoped) name
+ * none and go to every owner kind.
  */
 export class OwnedWatches {
   private readonly leases = new Map<string, { lease: InformerLease; apps: Set<string> }>();
@@ -29,7 +34,7 @@ export class OwnedWatches {
     private readonly informers: InformerFactory,
     /** The owners' informers (Applications, standalone Components): an owner's deletion releases its kinds. */
     owners: SharedInformer | readonly SharedInformer[],
-    private readonly enqueue: (r: Request) => void,
+    private readonly enqueue: (r: Request, ownerKind: string | undefined) => void,
   ) {
     for (const informer of Array.isArray(owners) ? owners : [owners])
       informer.addEventHandler({ onDelete: (app: KubeObject) => this.keep(app, []) });
@@ -46,8 +51,7 @@ export class OwnedWatches {
       if (before.has(id)) continue;
       let held = this.leases.get(id);
       if (!held) {
-        const handler = enqueueingHandler(applicationOf, [], this.enqueue);
-        held = { lease: this.informers.hold(kind, { handler }), apps: new Set() };
+        held = { lease: this.informers.hold(kind, { handler: this.handler }), apps: new Set() };
         this.leases.set(id, held);
       }
       held.apps.add(appKey);
@@ -64,6 +68,21 @@ export class OwnedWatches {
     if (now.size) this.kindsOf.set(appKey, now);
     else this.kindsOf.delete(appKey);
   }
+
+  private readonly handler: EventHandler<KubeObject> = (() => {
+    const route = (obj: KubeObject) => {
+      const owner = controllerOf(obj)?.kind;
+      for (const r of applicationOf(obj)) this.enqueue(r, owner);
+    };
+    return {
+      onAdd: route,
+      onUpdate: (before: KubeObject, after: KubeObject) => {
+        route(before);
+        route(after);
+      },
+      onDelete: route,
+    };
+  })();
 
   /** The kinds watched now (resource ids such as `deployments.apps/v1`). */
   watched(): string[] {

@@ -66,6 +66,7 @@ function sources(objects: { components?: Component[]; apps?: Application[]; trai
     catalog,
     component: (_, n) => objects.components?.find((c) => c.metadata.name === n),
     application: (_, n) => objects.apps?.find((a) => a.metadata.name === n),
+    trait: (_, n) => objects.traits?.find((t) => t.metadata.name === n),
     applicationsReferencing: (_, c) =>
       (objects.apps ?? []).filter((a) => a.spec.components.some((e) => e.componentRef === c)),
     traitsTargeting: (k) => (objects.traits ?? []).filter((t) => key(t).includes(k)),

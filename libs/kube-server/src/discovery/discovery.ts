@@ -89,6 +89,16 @@ function resourceEntries(r: ResourceInfo): Array<Record<string, unknown>> {
         verbs: ['create', 'get'],
       };
     }
+    if (sub === 'token')
+      return {
+        name: `${r.plural}/token`,
+        singularName: '',
+        namespaced: r.namespaced,
+        group: 'authentication.k8s.io',
+        version: 'v1',
+        kind: 'TokenRequest',
+        verbs: ['create'],
+      };
     if (sub === 'finalize')
       return {
         name: `${r.plural}/finalize`,

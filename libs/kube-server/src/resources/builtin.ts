@@ -15,7 +15,7 @@ export interface ResourceInfo extends GroupVersionKind {
   shortNames?: string[];
   categories?: string[];
   /** Subresources served besides the main resource. */
-  subresources?: Array<'status' | 'scale' | 'finalize' | PodConnectSubresource>;
+  subresources?: Array<'status' | 'scale' | 'finalize' | 'token' | PodConnectSubresource>;
   /** Resources sharing one store under another group/version (HPA v1/v2, events): the stored form's key. */
   storage?: { group: string; plural: string };
   /** Create-only resources that are never stored (TokenReview, SubjectAccessReview). */
@@ -55,7 +55,7 @@ export const BUILTIN_RESOURCES: ResourceInfo[] = [
     categories: ['all'],
     subresources: ['status'],
   }),
-  r('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'] }),
+  r('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'], subresources: ['token'] }),
   r('', 'v1', 'Pod', 'pods', true, {
     shortNames: ['po'],
     categories: ['all'],

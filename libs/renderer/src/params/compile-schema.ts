@@ -1,13 +1,13 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import type { ParameterSchema } from '../engines/engine.js';
 import { RenderError } from '../errors.js';
 import { hashOf } from '#kube-core';
 import { regExpEngine } from './regexp-engine.js';
 
-// ajv-formats is CommonJS; under NodeNext its default export arrives as the module object.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
-  addFormatsModule) as unknown as (ajv: Ajv2020) => Ajv2020;
+// ajv and ajv-formats (CommonJS) load with the first schema validated (about 50 ms of CPU):
+// a render whose CUE vet passes (`oam render` of valid input) never needs them.
+const require = createRequire(import.meta.url);
 
 /**
  * Definition authors write these schemas by hand (or CUE exports them), so
@@ -15,6 +15,8 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * or OpenAPI's `nullable` are ignored rather than refused.
  */
 function newAjv(useDefaults: boolean): Ajv2020 {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
   const ajv = new Ajv2020({
     allErrors: true,
     strict: false,
@@ -32,7 +34,7 @@ function newAjv(useDefaults: boolean): Ajv2020 {
   return ajv;
 }
 
-const engines = { withDefaults: newAjv(true), plain: newAjv(false) };
+const engines: { withDefaults?: Ajv2020; plain?: Ajv2020 } = {};
 const MAX_CACHED = 500;
 /** Compiled validators by schema content; the WeakMap skips hashing for a schema object seen before. */
 const byHash = new Map<string, ValidateFunction>();
@@ -49,7 +51,7 @@ export function compiledValidator(schema: ParameterSchema, applyDefaults: boolea
   const key = `${mode}:${hashOf(schema)}`;
   let validate = byHash.get(key);
   if (!validate) {
-    validate = compile(engines[mode], schema);
+    validate = compile((engines[mode] ??= newAjv(mode === 'withDefaults')), schema);
     if (byHash.size >= MAX_CACHED) byHash.delete(byHash.keys().next().value!);
     byHash.set(key, validate);
   }

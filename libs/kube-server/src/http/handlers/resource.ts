@@ -17,12 +17,13 @@ import type { WatchHub } from '../watch.js';
 import { deleteOptions, listQuery, writeOptions } from './params.js';
 import { handleScale } from './scale.js';
 import { handleSubjectAccessReview } from './subjectaccessreview.js';
+import { handleTokenRequest } from './tokenrequest.js';
 import { handleTokenReview } from './tokenreview.js';
 
 export interface ResourceContext {
   objects: ObjectService;
   watches: WatchHub;
-  /** The bearer token, for TokenReview. */
+  /** The bearer token, for TokenReview (and the key ServiceAccount tokens are signed with). */
   token: string;
 }
 
@@ -50,10 +51,12 @@ export async function handleResource(
   const method = req.method ?? 'GET';
   if (info.virtual)
     return info.kind === 'SubjectAccessReview'
-      ? handleSubjectAccessReview(req, res, method)
+      ? handleSubjectAccessReview(ctx, req, res, method)
       : handleTokenReview(ctx, req, res, method);
   if (info.kind === 'Pod' && !info.group && POD_CONNECT_SUBRESOURCES.includes(r.subresource as 'log'))
     return refusePodConnect(ctx, info, ns, r.name as string, r.subresource as PodConnectSubresource, method);
+  if (r.subresource === 'token')
+    return handleTokenRequest(ctx, req, res, info, ns as string, r.name as string, method);
   if (r.subresource === 'scale') return handleScale(ctx, req, res, info, ns, r.name as string, query);
   if (r.subresource === 'finalize' && method === 'PUT') {
     const body = decodeBody(await readBody(req), req.headers['content-type']);

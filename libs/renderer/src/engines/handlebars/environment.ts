@@ -1,4 +1,5 @@
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
+import { loadHandlebars } from './load-handlebars.js';
 import { RenderBudget } from './budget.js';
 import { templateHelpers, type HelperOptions } from './helpers.js';
 import { yamlFlow } from './yaml-values.js';
@@ -69,7 +70,7 @@ export interface TemplateEnvironment {
  * a segment is missing; and block helpers report to the render's budget.
  */
 export function createEnvironment(): TemplateEnvironment {
-  const hb = Handlebars.create();
+  const hb = loadHandlebars().create();
   let active: RenderBudget | undefined;
   const budget = (): RenderBudget => {
     if (!active) throw new Error('a Handlebars template ran outside TemplateEnvironment.render');

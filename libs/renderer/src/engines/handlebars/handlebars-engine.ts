@@ -39,7 +39,8 @@ const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
  * Compiled templates are cached by definition and schematic content.
  */
 export function createHandlebarsEngine(options: HandlebarsEngineOptions): HandlebarsEngine {
-  const environment = createEnvironment();
+  // Handlebars loads with the first Handlebars template: a CUE-only render (`oam render`) never pays for it.
+  let environment: TemplateEnvironment | undefined;
   const limits: Limits = {
     timeoutMs: options.timeoutMs,
     maxOutputBytes: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT,
@@ -51,6 +52,7 @@ export function createHandlebarsEngine(options: HandlebarsEngineOptions): Handle
       const key = `${definition}:${hashOf(schematic)}`;
       const hit = cache.get(key);
       if (hit) return hit;
+      environment ??= createEnvironment();
       const compiled = new HandlebarsTemplate(definition, schematic, environment, limits);
       if (cache.size >= maxCached) cache.delete(cache.keys().next().value!);
       cache.set(key, compiled);

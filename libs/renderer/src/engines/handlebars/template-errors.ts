@@ -1,4 +1,4 @@
-import Handlebars from 'handlebars';
+import { loadHandlebars } from './load-handlebars.js';
 import { RenderError } from '../../errors.js';
 import { BudgetExceeded } from './budget.js';
 import { BUILTIN_HELPERS, KNOWN_HELPERS } from './environment.js';
@@ -43,7 +43,7 @@ export function templateError(
   const syntax = err instanceof Error ? /^(?:Parse|Lexical) error on line (\d+)/.exec(err.message) : null;
   if (syntax)
     return definitionError(definition, located(template, Number(syntax[1]), syntaxError(err as Error)));
-  if (err instanceof Handlebars.Exception) {
+  if (err instanceof loadHandlebars().Exception) {
     const e = err as HandlebarsException;
     return definitionError(definition, located(template, e.lineNumber, explain(e, template)));
   }
