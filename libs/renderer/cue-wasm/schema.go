@@ -89,7 +89,7 @@ func schemaOf(v cue.Value, depth int) map[string]interface{} {
 				f := iter.Value()
 				props[name] = schemaOf(f, depth+1)
 				if sel.ConstraintType() == cue.RequiredConstraint ||
-					(!iter.IsOptional() && !hasDefault(f) && !f.IsConcrete()) {
+					(!iter.IsOptional() && !hasDefault(f) && !complete(f)) {
 					required = append(required, name)
 				}
 			}
@@ -231,6 +231,17 @@ func constraints(v cue.Value, s map[string]interface{}) {
 	case cue.RegexMatchOp:
 		s["pattern"] = x
 	}
+}
+
+// complete: CUE's vet accepts the field left out. A struct or list counts as
+// concrete by its kind alone, so it is complete only when everything it
+// requires inside is (`cpu: {type: string}` is required; `{a?: int}` is not).
+func complete(v cue.Value) bool {
+	switch v.IncompleteKind() {
+	case cue.StructKind, cue.ListKind:
+		return v.Validate(cue.Concrete(true)) == nil
+	}
+	return v.IsConcrete()
 }
 
 func hasDefault(v cue.Value) bool {

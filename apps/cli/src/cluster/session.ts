@@ -25,6 +25,8 @@ function oam(kind: string, plural: string): ResourceKind {
 /** A connection to the target: the local plane or the kubeconfig's cluster. */
 export class Session {
   readonly mapper: RestMapper;
+  /** The server's `/version` reply, read when connecting (templates render for this version). */
+  version?: ServerVersion;
 
   constructor(
     readonly transport: KubeTransport,
@@ -92,9 +94,7 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
       `cluster "${choice.context}" (${choice.server})`,
       choice.server,
     );
-    await session.call(() =>
-      transport.request({ verb: 'get', method: 'GET', path: '/version', timeoutMs: 10_000 }),
-    );
+    await readVersion(session);
     return session;
   }
   let record;
@@ -131,8 +131,33 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
     onResponse: httpTrace(),
   });
   const session = new Session(transport, 'local', `the local plane (${record.apiServer})`, record.apiServer);
-  await session.call(() =>
-    transport.request({ verb: 'get', method: 'GET', path: '/version', timeoutMs: 10_000 }),
-  );
+  await readVersion(session);
   return session;
+}
+
+/** What `/version` answers (strings, as Kubernetes writes them). */
+export interface ServerVersion {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  platform?: string;
+}
+
+/** Checks that the target answers, and keeps its version for rendering (`context.clusterVersion`). */
+async function readVersion(session: Session): Promise<void> {
+  const info = await session.call(() =>
+    session.transport.request<Partial<ServerVersion> | undefined>({
+      verb: 'get',
+      method: 'GET',
+      path: '/version',
+      timeoutMs: 10_000,
+    }),
+  );
+  if (info?.major && info.minor && info.gitVersion)
+    session.version = {
+      major: info.major,
+      minor: info.minor,
+      gitVersion: info.gitVersion,
+      platform: info.platform,
+    };
 }
