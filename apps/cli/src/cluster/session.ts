@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeTransport, RestMapper, ResourceClient, type ResourceKind } from '#runtime';
 import { EXIT } from '../output/exit-codes.js';
 import { UserError } from '../output/user-error.js';
+import { httpTrace } from '../output/verbose.js';
 import { planeState } from '../plane/plane.js';
 import { cliVersion } from '../version.js';
 import { ensurePlane } from '../plane/start.js';
@@ -81,7 +82,12 @@ export function resolveTarget(flags: TargetFlags): TargetChoice {
  */
 export async function connect(choice: TargetChoice, options: ConnectOptions): Promise<Session> {
   if (choice.kind === 'cluster') {
-    const transport = new KubeTransport(choice.kubeConfig, { userAgent: 'oam-cli', qps: 50, burst: 100 });
+    const transport = new KubeTransport(choice.kubeConfig, {
+      userAgent: 'oam-cli',
+      qps: 50,
+      burst: 100,
+      onResponse: httpTrace(),
+    });
     const session = new Session(
       transport,
       'cluster',
@@ -118,7 +124,12 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
       EXIT.CLUSTER,
     );
   }
-  const transport = new KubeTransport(kc, { userAgent: 'oam-cli', qps: 50, burst: 100 });
+  const transport = new KubeTransport(kc, {
+    userAgent: 'oam-cli',
+    qps: 50,
+    burst: 100,
+    onResponse: httpTrace(),
+  });
   const session = new Session(transport, 'local', `the local plane (${record.apiServer})`, record.apiServer);
   await readVersion(session);
   return session;
