@@ -38,7 +38,10 @@ describeIf('the web catalog in Chromium', () => {
   async function shot(name: string, readme?: string): Promise<void> {
     const file = join(SHOTS, `${String(++shotIndex).padStart(2, '0')}-${name}.png`);
     await page.screenshot({ path: file, fullPage: true });
-    if (readme && process.env.OAM_README_IMAGES) copyFileSync(file, join(root, 'docs', 'images', readme));
+    if (readme && process.env.OAM_README_IMAGES) {
+      mkdirSync(join(root, 'docs', 'images'), { recursive: true });
+      copyFileSync(file, join(root, 'docs', 'images', readme));
+    }
   }
 
   /** axe-core on the current page: no serious or critical violation. */
@@ -46,7 +49,9 @@ describeIf('the web catalog in Chromium', () => {
     const source = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
     await page.evaluate(source);
     const violations = await page.evaluate(async () => {
-      const result = await (window as any).axe.run(document, { resultTypes: ['violations'] });
+      // Runs in the page (this file is type-checked without the DOM library).
+      const browser = globalThis as any;
+      const result = await browser.axe.run(browser.document, { resultTypes: ['violations'] });
       return result.violations
         .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
         .map((v: any) => `${v.id} (${v.impact}): ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
@@ -117,8 +122,8 @@ describeIf('the web catalog in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Component types' }).waitFor();
     await page.locator('.card', { hasText: 'webservice' }).first().waitFor();
-    expect(await page.evaluate(() => sessionStorage.getItem('oam.token'))).toBe(ADMIN);
-    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+    expect(await page.evaluate(() => (globalThis as any).sessionStorage.getItem('oam.token'))).toBe(ADMIN);
+    expect(await page.evaluate(() => (globalThis as any).localStorage.length)).toBe(0);
     await shot('catalog', 'web-catalog.png');
     await accessible('catalog');
   });
@@ -180,7 +185,7 @@ describeIf('the web catalog in Chromium', () => {
     await shot('app-healthy', 'web-app-health.png');
     await accessible('application page');
 
-    await page.getByRole('link', { name: 'Applications' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Applications' }).click();
     const row = page.locator('tr[data-app="shop"]');
     await row.locator('.health.ok').waitFor();
     await expect(row.textContent()).resolves.toContain('shop (webservice)');
@@ -274,7 +279,9 @@ describeIf('the web catalog in Chromium', () => {
       await page.goto(`${plane.url}/ui/${hash}`);
       await page.locator('main h1').waitFor();
       if (hash.includes('new')) await page.locator('#component-0_image').waitFor();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await page.evaluate(
+        () => (globalThis as any).document.documentElement.scrollWidth - (globalThis as any).innerWidth,
+      );
       expect({ hash, overflow }).toEqual({ hash, overflow: 0 });
       await shot(hash.includes('new') ? 'narrow-form' : 'narrow-catalog');
     }
