@@ -4,7 +4,7 @@ import { isControlledBy, realClock, stableStringify, type Clock, type KubeObject
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
 import { identityKey, resourceKey } from '../apply/identity.js';
-import { planIntents, unrecordedUnowned } from '../apply/plan.js';
+import { planIntents, unrecorded } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
 import { ANNOTATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
@@ -126,7 +126,7 @@ export class RenderPipeline {
     const names = new Set(from.values());
     const adopt = (live: KubeObject) =>
       names.has(live.metadata?.annotations?.[ANNOTATIONS.fromComponent] ?? '');
-    const ahead = unrecordedUnowned(planned, recorded);
+    const ahead = unrecorded(planned, recorded, app);
     if (ahead.length > 0) {
       recorded = [...recorded, ...ahead];
       const status = { ...previous, appliedResources: recorded };
