@@ -140,9 +140,9 @@ export async function installServiceAccount(
       `ClusterRole ${aggregated.metadata!.name} to be aggregated`,
       { timeoutMs: 60_000, intervalMs: 200 },
     );
-  const sa = objects.find(
-    (o) => o.kind === 'ServiceAccount' && o.metadata?.name === 'oam-controller',
-  )!.metadata!;
+  // deploy/ also holds the REST API's ServiceAccount; a trimmed copy (rbac.spec.ts) has one of its own.
+  const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
+  const sa = (accounts.find((o) => o.metadata?.name === 'oam-controller') ?? accounts[0]).metadata!;
   const token = await transport.request<{ status: { token: string } }>({
     verb: 'create',
     method: 'POST',
