@@ -242,7 +242,18 @@ describeIf('the web catalog in Chromium', () => {
   it('rolls back to the first revision from the page', async () => {
     await page.getByRole('button', { name: 'Roll back to v1' }).click();
     await page.getByRole('status').filter({ hasText: 'Rollback to v1 requested' }).waitFor();
-    await page.locator('tr[data-revision="3"]', { hasText: 'current' }).waitFor();
+    await page
+      .locator('tr[data-revision="3"]', { hasText: 'current' })
+      .waitFor()
+      .catch(async (err: Error) => {
+        const get = (p: string) =>
+          call(plane.url, 'GET', `/api/v1/namespaces/${NS}/applications/${APP}${p}`, { token: ADMIN });
+        const [app, revisions] = await Promise.all([get(''), get('/revisions')]);
+        await shot('rollback-failed');
+        throw new Error(
+          `${err.message}\nannotations ${JSON.stringify(app.body.metadata.annotations)}\nstatus ${JSON.stringify(app.body.status)}\nrevisions ${JSON.stringify(revisions.body)}`,
+        );
+      });
     await eventually(
       async () => {
         const app = await call(plane.url, 'GET', `/api/v1/namespaces/${NS}/applications/${APP}`, {

@@ -150,8 +150,16 @@ export function AppPage({ namespace, name }: { namespace: string; name: string }
   );
   const revisions = useLoad(
     () => call(api.GET('/api/v1/namespaces/{namespace}/applications/{name}/revisions', { params: { path } })),
-    [namespace, name, app?.revision],
+    [namespace, name, rv],
   );
+  // The API's revision cache may trail the application's status by a moment: read again until it has the current one.
+  const missing =
+    !!app?.revision && !!revisions.data && !revisions.data.items.some((r) => r.revision === app.revision);
+  useEffect(() => {
+    if (!missing) return;
+    const timer = setTimeout(revisions.reload, 1000);
+    return () => clearTimeout(timer);
+  }, [missing, revisions.data]);
   useEffect(() => setRollback(undefined), [name]);
 
   async function rollTo(revision: number) {
