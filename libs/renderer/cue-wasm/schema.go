@@ -46,7 +46,7 @@ func schemaOf(v cue.Value, depth int) map[string]interface{} {
 			s["default"] = x
 		}
 	}
-	if op == cue.NoOp && len(disjuncts) == 1 && hasDefault(v) && fmt.Sprint(disjuncts[0]) != fmt.Sprint(v) {
+	if op == cue.NoOp && len(disjuncts) == 1 && hasDefault(v) && withoutDefault(v, disjuncts[0]) {
 		// `*1 | int & >=0`: Expr gives the value without its default.
 		return merge(s, schemaOf(disjuncts[0], depth+1))
 	}
@@ -142,6 +142,19 @@ func schemaOf(v cue.Value, depth int) map[string]interface{} {
 		}
 	}
 	return s
+}
+
+// withoutDefault: d, the one operand Expr gives for v, is v without its
+// default rather than v itself. Printing both compares them, and printing is
+// most of this file's cost, so the common cases are answered first.
+func withoutDefault(v, d cue.Value) bool {
+	if !hasDefault(d) {
+		return true
+	}
+	if src := v.Source(); src != nil && src == d.Source() {
+		return false
+	}
+	return fmt.Sprint(d) != fmt.Sprint(v)
 }
 
 // keepUnsubsumed drops each disjunct another one subsumes (`1 | int` → int).
