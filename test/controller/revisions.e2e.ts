@@ -261,6 +261,78 @@ describe('rollback (annotation app.oam.dev/rollback-to-revision)', () => {
     expect((v5.spec as any).pinned).toEqual({ definitions: true, traits: { 'api-team': 1 } });
   });
 
+  it('a Trait a rollback pins (or leaves out) says so in Applied until the operator changes it', async () => {
+    const ns = await cluster.namespace('pinned');
+    const labels = (team: string) => trait(ns, 'api-labels', 'labels', { component: 'api' }, { team });
+    const applied = (name: string, status: string, reason: string) =>
+      cluster.oamStatus(
+        'Trait',
+        ns,
+        name,
+        (s, t) =>
+          s.observedGeneration === t.metadata?.generation &&
+          s.conditions?.some((c: any) => c.type === 'Applied' && c.status === status && c.reason === reason),
+        `Trait "${name}" Applied=${status} (${reason})`,
+      );
+    const deployment = () => cluster.get('apps/v1', 'Deployment', ns, 'api');
+    await cluster.applyObject(webComponent(ns, 'api'), 'developer');
+    await cluster.applyObject(labels('a'), 'operator');
+    await cluster.applyApp({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'Application',
+      metadata: { name: 'hello', namespace: ns },
+      spec: { components: [{ name: 'api', componentRef: 'api' }] },
+    });
+    await cluster.appStatus(ns, 'hello', atRevision(1), 'v1: team a');
+    await applied('api-labels', 'True', 'Applied');
+    await cluster.applyObject(labels('b'), 'operator');
+    const v2 = await cluster.appStatus(ns, 'hello', atRevision(2), 'v2: team b');
+    expect((v2.status as any).joined).toEqual([
+      { kind: 'Component', name: 'api', generation: 1 },
+      { kind: 'Trait', name: 'api-labels', generation: 2 },
+    ]);
+    await applied('api-labels', 'True', 'Applied');
+    await cluster.applyObject(
+      trait(ns, 'api-extra', 'annotations', { component: 'api' }, { extra: 'yes' }),
+      'operator',
+    );
+    await cluster.appStatus(ns, 'hello', atRevision(3), 'v3: the annotations Trait joined');
+    expect((await deployment())?.metadata?.annotations?.extra).toBe('yes');
+
+    await annotate(ns, { [ROLLBACK]: '1' });
+    const rolled = await cluster.appStatus(
+      ns,
+      'hello',
+      (s, a) => atRevision(4)(s, a) && a.metadata?.annotations?.[ROLLBACK] === undefined,
+      'the rollback to be done as revision 4',
+    );
+    expect((rolled.status as any).joined).toEqual([
+      { kind: 'Component', name: 'api', generation: 1, pinned: true },
+      { kind: 'Trait', name: 'api-extra', pinned: true },
+      { kind: 'Trait', name: 'api-labels', generation: 1, pinned: true },
+    ]);
+    const d = await deployment();
+    expect(d?.metadata?.labels?.team).toBe('a');
+    expect(d?.metadata?.annotations?.extra).toBeUndefined();
+    const labelsTrait = await applied('api-labels', 'False', 'PinnedByRollback');
+    expect((labelsTrait.status as any).conditions.find((c: any) => c.type === 'Applied').message).toBe(
+      'the target was rolled back: it renders this Trait as at generation 1 (until the Trait changes)',
+    );
+    await applied('api-extra', 'False', 'PinnedByRollback');
+
+    // The operator moves forward: that Trait's pin ends (v5), the left-out one stays out.
+    await cluster.applyObject(labels('c'), 'operator');
+    await cluster.appStatus(ns, 'hello', atRevision(5), 'v5: team c');
+    expect((await deployment())?.metadata?.labels?.team).toBe('c');
+    await applied('api-labels', 'True', 'Applied');
+    await applied('api-extra', 'False', 'PinnedByRollback');
+    expect(((await revision(ns, 5)).spec as any).pinned).toEqual({
+      definitions: true,
+      components: { api: 1 },
+      traits: { 'api-extra': 1 },
+    });
+  });
+
   it('a rollback to what runs already is a new revision too (history shows every rollback)', async () => {
     const ns = await cluster.namespace('same');
     await cluster.applyApp(helloApp(ns));
