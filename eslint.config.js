@@ -12,6 +12,9 @@ export default tseslint.config(
       'test/real-cluster/go/**',
       // Go's own wasm_exec.js, copied there by scripts/build-cue-wasm.sh.
       'libs/renderer/cue-wasm/dist/**',
+      // Generated from the REST API's OpenAPI document (npm run gen:web-api).
+      'apps/web/src/api/schema.d.ts',
+      'test/web/screenshots/**',
     ],
   },
   js.configs.recommended,
@@ -37,8 +40,25 @@ export default tseslint.config(
     },
   },
   {
+    // The web page (apps/web) runs in a browser.
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        location: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+        Response: 'readonly',
+        AbortController: 'readonly',
+        TextDecoderStream: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+  },
+  {
     // Libs are reached through their index.ts; libs never import apps (scripts/eslint/boundaries.js).
-    files: ['libs/**/*.ts', 'apps/**/*.ts'],
+    files: ['libs/**/*.ts', 'apps/**/*.ts', 'apps/**/*.tsx'],
     plugins: { oam: { rules: { boundaries } } },
     rules: { 'oam/boundaries': 'error' },
   },

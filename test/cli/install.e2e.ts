@@ -100,7 +100,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('oam install / oam uninstall', () => {
-  it('install: prints the target, applies deploy/ as oam-cli, waits until the controller is available', async () => {
+  it('install: prints the target, applies deploy/ as oam-cli, waits until the controller and the API are available', async () => {
     const r = await oam(['install']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -110,7 +110,10 @@ describe('oam install / oam uninstall', () => {
     expect(lines).toContain('applied CustomResourceDefinition applications.core.oam.dev');
     expect(lines).toContain('applied ClusterRole oam-controller-builtin-kinds');
     expect(lines).toContain('applied Deployment oam-system/oam-controller');
-    expect(lines.at(-1)).toMatch(/^✓ oam controller installed and available \(2\/2 replicas available\)/);
+    expect(lines).toContain('applied Deployment oam-system/oam-api');
+    expect(lines.at(-1)).toMatch(
+      /^✓ oam installed and available \(oam-controller 2\/2 replicas available, oam-api 2\/2 replicas available\)/,
+    );
     const deployment = (await get(DEPLOYMENTS, 'oam-system', 'oam-controller')) as KubeObject & { spec: any };
     expect(deployment.spec.template.spec.containers[0].image).toBe('ghcr.io/oam-platform/oam:0.1.0');
     expect(
@@ -121,11 +124,13 @@ describe('oam install / oam uninstall', () => {
     ).toContainEqual(['oam-cli', 'Apply']);
   });
 
-  it('install --image replaces the image; installing again changes nothing else', async () => {
+  it('install --image replaces the image of both Deployments; installing again changes nothing else', async () => {
     const r = await oam(['install', '--image', 'registry.example/oam:dev']);
     expect(r.code).toBe(0);
-    const deployment = (await get(DEPLOYMENTS, 'oam-system', 'oam-controller')) as KubeObject & { spec: any };
-    expect(deployment.spec.template.spec.containers[0].image).toBe('registry.example/oam:dev');
+    for (const name of ['oam-controller', 'oam-api']) {
+      const deployment = (await get(DEPLOYMENTS, 'oam-system', name)) as KubeObject & { spec: any };
+      expect(deployment.spec.template.spec.containers[0].image).toBe('registry.example/oam:dev');
+    }
   });
 
   it('install refuses, applying nothing, where KubeVela’s CRDs are installed', async () => {

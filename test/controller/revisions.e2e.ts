@@ -1,5 +1,5 @@
 import { eventually, type KubeObject } from '#kube-core';
-import { ControllerCluster, edit, helloApp } from './harness.js';
+import { ControllerCluster, edit, helloApp, trait, webComponent } from './harness.js';
 
 let cluster: ControllerCluster;
 const LIMIT = 3;
@@ -184,6 +184,153 @@ describe('rollback (annotation app.oam.dev/rollback-to-revision)', () => {
     expect((await revision(ns, 5)).metadata?.annotations?.[SUMMARY]).toBe(
       'components[0].properties.image: crccheck/hello-world → crccheck/hello-world:v5; definition team-label changed',
     );
+  });
+
+  it('restores the standalone Component and Trait revision N joined, as N stored them; a pin lasts until that object changes', async () => {
+    const ns = await cluster.namespace('parts');
+    const definitions = await cluster.resource({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'TraitDefinition',
+    });
+    await definitions.apply(teamLabel(ns, 'blue'), { fieldManager: 'platform-team', force: true });
+    await cluster.applyObject(webComponent(ns, 'api', 'crccheck/hello-world:v1'), 'developer');
+    await cluster.applyObject(trait(ns, 'api-team', 'team-label', { component: 'api' }), 'operator');
+    await cluster.applyApp({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'Application',
+      metadata: { name: 'hello', namespace: ns },
+      spec: { components: [{ name: 'api', componentRef: 'api' }] },
+    });
+    const deployment = () => cluster.get('apps/v1', 'Deployment', ns, 'api');
+    await cluster.appStatus(ns, 'hello', atRevision(1), 'v1: the Component and its Trait');
+    const v1 = await revision(ns, 1);
+    expect((v1.spec as any).components).toEqual([
+      expect.objectContaining({ kind: 'Component', metadata: expect.objectContaining({ name: 'api' }) }),
+    ]);
+    expect((v1.spec as any).traits).toEqual([
+      expect.objectContaining({ kind: 'Trait', metadata: expect.objectContaining({ name: 'api-team' }) }),
+    ]);
+    const before = await deployment();
+    expect(image(before)).toBe('crccheck/hello-world:v1');
+    expect(before?.metadata?.labels?.team).toBe('blue');
+
+    // The developer's new image (v2), the platform team's new definition (v3).
+    await cluster.applyObject(webComponent(ns, 'api', 'crccheck/hello-world:v2'), 'developer');
+    await cluster.appStatus(ns, 'hello', atRevision(2), 'v2: the new image');
+    expect((await revision(ns, 2)).metadata?.annotations?.[SUMMARY]).toBe('Component "api" changed');
+    await definitions.apply(teamLabel(ns, 'green'), { fieldManager: 'platform-team', force: true });
+    await cluster.appStatus(ns, 'hello', atRevision(3), 'v3: the new definition');
+    expect(image(await deployment())).toBe('crccheck/hello-world:v2');
+    expect((await deployment())?.metadata?.labels?.team).toBe('green');
+
+    await annotate(ns, { [ROLLBACK]: '1' });
+    await cluster.appStatus(
+      ns,
+      'hello',
+      (s, a) => atRevision(4)(s, a) && a.metadata?.annotations?.[ROLLBACK] === undefined,
+      'the rollback to be done as revision 4',
+    );
+    const rolled = await deployment();
+    expect(image(rolled)).toBe('crccheck/hello-world:v1'); // v1's Component, not the live one
+    expect(rolled?.metadata?.labels?.team).toBe('blue'); // v1's definition of v1's Trait
+    expect(rolled?.metadata?.uid).toBe(before?.metadata?.uid);
+    const v4 = await revision(ns, 4);
+    expect(v4.metadata?.annotations?.[SUMMARY]).toBe('rollback to v1');
+    expect((v4.spec as any).renderHash).toBe((v1.spec as any).renderHash); // the same inputs as v1
+    expect((v4.spec as any).components[0].spec).toEqual((v1.spec as any).components[0].spec);
+    expect((v4.spec as any).pinned).toEqual({
+      definitions: true,
+      components: { api: 2 }, // the live Component's generation when the rollback pinned it
+      traits: { 'api-team': 1 },
+    });
+    // The developer's and the operator's objects are theirs: the rollback does not rewrite them.
+    const live = await cluster.get('core.oam.dev/v1beta1', 'Component', ns, 'api');
+    expect((live?.spec as any).properties.image).toBe('crccheck/hello-world:v2');
+
+    cluster.controller!.resync();
+    await cluster.appStatus(ns, 'hello', atRevision(4), 'still revision 4 after a resync');
+    expect(image(await deployment())).toBe('crccheck/hello-world:v1');
+
+    // The developer changes the Component again: its pin ends, the live one joins (v5); the rest stays pinned.
+    await cluster.applyObject(webComponent(ns, 'api', 'crccheck/hello-world:v5'), 'developer');
+    await cluster.appStatus(ns, 'hello', atRevision(5), 'v5: the Component changed after the rollback');
+    expect(image(await deployment())).toBe('crccheck/hello-world:v5');
+    expect((await deployment())?.metadata?.labels?.team).toBe('blue');
+    const v5 = await revision(ns, 5);
+    expect(v5.metadata?.annotations?.[SUMMARY]).toBe('Component "api" changed');
+    expect((v5.spec as any).pinned).toEqual({ definitions: true, traits: { 'api-team': 1 } });
+  });
+
+  it('a Trait a rollback pins (or leaves out) says so in Applied until the operator changes it', async () => {
+    const ns = await cluster.namespace('pinned');
+    const labels = (team: string) => trait(ns, 'api-labels', 'labels', { component: 'api' }, { team });
+    const applied = (name: string, status: string, reason: string) =>
+      cluster.oamStatus(
+        'Trait',
+        ns,
+        name,
+        (s, t) =>
+          s.observedGeneration === t.metadata?.generation &&
+          s.conditions?.some((c: any) => c.type === 'Applied' && c.status === status && c.reason === reason),
+        `Trait "${name}" Applied=${status} (${reason})`,
+      );
+    const deployment = () => cluster.get('apps/v1', 'Deployment', ns, 'api');
+    await cluster.applyObject(webComponent(ns, 'api'), 'developer');
+    await cluster.applyObject(labels('a'), 'operator');
+    await cluster.applyApp({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind: 'Application',
+      metadata: { name: 'hello', namespace: ns },
+      spec: { components: [{ name: 'api', componentRef: 'api' }] },
+    });
+    await cluster.appStatus(ns, 'hello', atRevision(1), 'v1: team a');
+    await applied('api-labels', 'True', 'Applied');
+    await cluster.applyObject(labels('b'), 'operator');
+    const v2 = await cluster.appStatus(ns, 'hello', atRevision(2), 'v2: team b');
+    expect((v2.status as any).joined).toEqual([
+      { kind: 'Component', name: 'api', generation: 1 },
+      { kind: 'Trait', name: 'api-labels', generation: 2 },
+    ]);
+    await applied('api-labels', 'True', 'Applied');
+    await cluster.applyObject(
+      trait(ns, 'api-extra', 'annotations', { component: 'api' }, { extra: 'yes' }),
+      'operator',
+    );
+    await cluster.appStatus(ns, 'hello', atRevision(3), 'v3: the annotations Trait joined');
+    expect((await deployment())?.metadata?.annotations?.extra).toBe('yes');
+
+    await annotate(ns, { [ROLLBACK]: '1' });
+    const rolled = await cluster.appStatus(
+      ns,
+      'hello',
+      (s, a) => atRevision(4)(s, a) && a.metadata?.annotations?.[ROLLBACK] === undefined,
+      'the rollback to be done as revision 4',
+    );
+    expect((rolled.status as any).joined).toEqual([
+      { kind: 'Component', name: 'api', generation: 1, pinned: true },
+      { kind: 'Trait', name: 'api-extra', pinned: true },
+      { kind: 'Trait', name: 'api-labels', generation: 1, pinned: true },
+    ]);
+    const d = await deployment();
+    expect(d?.metadata?.labels?.team).toBe('a');
+    expect(d?.metadata?.annotations?.extra).toBeUndefined();
+    const labelsTrait = await applied('api-labels', 'False', 'PinnedByRollback');
+    expect((labelsTrait.status as any).conditions.find((c: any) => c.type === 'Applied').message).toBe(
+      'the target was rolled back: it renders this Trait as at generation 1 (until the Trait changes)',
+    );
+    await applied('api-extra', 'False', 'PinnedByRollback');
+
+    // The operator moves forward: that Trait's pin ends (v5), the left-out one stays out.
+    await cluster.applyObject(labels('c'), 'operator');
+    await cluster.appStatus(ns, 'hello', atRevision(5), 'v5: team c');
+    expect((await deployment())?.metadata?.labels?.team).toBe('c');
+    await applied('api-labels', 'True', 'Applied');
+    await applied('api-extra', 'False', 'PinnedByRollback');
+    expect(((await revision(ns, 5)).spec as any).pinned).toEqual({
+      definitions: true,
+      components: { api: 1 },
+      traits: { 'api-extra': 1 },
+    });
   });
 
   it('a rollback to what runs already is a new revision too (history shows every rollback)', async () => {

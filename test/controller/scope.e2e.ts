@@ -1,10 +1,14 @@
 import { ControllerCluster, helloApp } from './harness.js';
 
 let cluster: ControllerCluster;
+let teamA: string;
+let teamB: string;
 
 beforeAll(async () => {
   cluster = await ControllerCluster.start();
-  await cluster.startController({ watchNamespaces: ['team-a'] });
+  teamA = await cluster.namespace('team-a');
+  teamB = await cluster.namespace('team-b');
+  await cluster.startController({ watchNamespaces: [teamA] });
 }, 120_000);
 
 afterAll(async () => {
@@ -13,18 +17,13 @@ afterAll(async () => {
 
 describe('--watch-namespace', () => {
   it('reconciles Applications only in the namespaces it watches', async () => {
-    const namespaces = await cluster.resource({ apiVersion: 'v1', kind: 'Namespace' });
-    for (const name of ['team-a', 'team-b'])
-      await namespaces
-        .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })
-        .catch(() => undefined);
     // Out of scope first: had it been reconciled, it would have been before the in-scope one.
-    await cluster.applyApp(helloApp('team-b'));
-    await cluster.applyApp(helloApp('team-a'));
-    await cluster.appStatus('team-a', 'hello', (s) => s.status === 'running', 'the team-a app to be running');
-    const outside = await cluster.app('team-b', 'hello');
+    await cluster.applyApp(helloApp(teamB));
+    await cluster.applyApp(helloApp(teamA));
+    await cluster.appStatus(teamA, 'hello', (s) => s.status === 'running', 'the team-a app to be running');
+    const outside = await cluster.app(teamB, 'hello');
     expect(outside?.status).toBeUndefined();
     expect(outside?.metadata?.finalizers).toBeUndefined();
-    expect(await cluster.get('apps/v1', 'Deployment', 'team-b', 'hello-web')).toBeUndefined();
+    expect(await cluster.get('apps/v1', 'Deployment', teamB, 'hello-web')).toBeUndefined();
   });
 });

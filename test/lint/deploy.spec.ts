@@ -1,5 +1,6 @@
-// A lint of deploy/: no wildcard RBAC, every rule explained, the controller's pod meets the
-// Pod Security "restricted" profile, and what `kubectl apply -k` applies is what `oam install` applies.
+// A lint of deploy/ (the controller's files and api/, the REST API's): no wildcard RBAC, every rule
+// explained, every Deployment's pod meets the Pod Security "restricted" profile, and what
+// `kubectl apply -k` applies is what `oam install` applies.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,8 +10,11 @@ import type { KubeObject } from '#kube-core';
 import { readDeploy } from '../../apps/cli/src/commands/install/deploy-manifests.js';
 
 const dir = join(projectRoot(), 'deploy');
-const objects = readDeploy(dir).map((o) => o.object);
+const read = readDeploy(dir);
+const objects = read.map((o) => o.object);
 const ofKind = (kind: string) => objects.filter((o) => o.kind === kind);
+const deployments = ofKind('Deployment') as any[];
+const named = (name: string) => deployments.find((d) => d.metadata.name === name);
 
 interface Rule {
   apiGroups?: string[];
@@ -56,8 +60,10 @@ describe('lint: deploy/', () => {
   });
 
   it('explains every RBAC rule in a comment above it', () => {
-    for (const file of readdirSync(join(dir, 'rbac'))) {
-      const lines = readFileSync(join(dir, 'rbac', file), 'utf8').split('\n');
+    const files = new Set(read.filter((o) => /Role$/.test(o.object.kind ?? '')).map((o) => o.file));
+    expect([...files]).toEqual(expect.arrayContaining(['rbac/controller-role.yaml', 'api/role.yaml']));
+    for (const file of files) {
+      const lines = readFileSync(join(dir, file), 'utf8').split('\n');
       lines.forEach((line, i) => {
         if (!/^\s*- apiGroups:/.test(line)) return;
         // A comment above, or the rule continues a group introduced by one (same resources).
@@ -71,31 +77,54 @@ describe('lint: deploy/', () => {
     }
   });
 
-  it('runs the controller as its ServiceAccount, two replicas with leader election, probed on /healthz and /readyz', () => {
-    const [deployment] = ofKind('Deployment') as any[];
-    expect(deployment.metadata.namespace).toBe('oam-system');
-    expect(deployment.spec.replicas).toBe(2);
-    const pod = deployment.spec.template.spec;
-    expect(pod.serviceAccountName).toBe('oam-controller');
-    const [c] = pod.containers;
-    expect(c.args).toEqual(expect.arrayContaining(['controller', '--leader-elect', '--metrics-port=8080']));
-    expect(c.livenessProbe.httpGet.path).toBe('/healthz');
-    expect(c.readinessProbe.httpGet.path).toBe('/readyz');
-    expect(c.image).toMatch(/^ghcr\.io\/oam-platform\/oam:/);
+  it('installs the controller and the REST API, each as its own ServiceAccount, probed on /healthz and /readyz', () => {
+    expect(deployments.map((d) => d.metadata.name).sort()).toEqual(['oam-api', 'oam-controller']);
+    const accounts = ofKind('ServiceAccount').map((a) => `${a.metadata!.namespace}/${a.metadata!.name}`);
+    for (const d of deployments) {
+      expect(d.metadata.namespace).toBe('oam-system');
+      const pod = d.spec.template.spec;
+      expect(pod.serviceAccountName).toBe(d.metadata.name);
+      expect(accounts).toContain(`oam-system/${pod.serviceAccountName}`);
+      expect(pod.automountServiceAccountToken).not.toBe(false);
+      const [c] = pod.containers;
+      expect(c.livenessProbe.httpGet.path).toBe('/healthz');
+      expect(c.readinessProbe.httpGet.path).toBe('/readyz');
+      expect(c.image).toMatch(/^ghcr\.io\/oam-platform\/oam:/);
+    }
+    const controller = named('oam-controller');
+    expect(controller.spec.replicas).toBe(2);
+    expect(controller.spec.template.spec.containers[0].args).toEqual(
+      expect.arrayContaining(['controller', '--leader-elect', '--metrics-port=8080']),
+    );
+    expect(named('oam-api').spec.template.spec.containers[0].args).toEqual(
+      expect.arrayContaining(['api', '--auth=kubernetes']),
+    );
     const [pdb] = ofKind('PodDisruptionBudget') as any[];
-    expect(pdb.spec.selector.matchLabels).toEqual(deployment.spec.selector.matchLabels);
+    expect(pdb.spec.selector.matchLabels).toEqual(controller.spec.selector.matchLabels);
     expect(pdb.spec.minAvailable).toBe(1);
-    const bindings = [...ofKind('ClusterRoleBinding'), ...ofKind('RoleBinding')] as any[];
-    for (const b of bindings)
-      expect(b.subjects).toEqual([
-        { kind: 'ServiceAccount', name: 'oam-controller', namespace: 'oam-system' },
-      ]);
   });
 
-  it('meets the Pod Security "restricted" profile', () => {
-    const [deployment] = ofKind('Deployment') as any[];
-    const pod = deployment.spec.template.spec;
-    expect(restrictedViolations(pod)).toEqual([]);
+  it("binds each role to one ServiceAccount, a Deployment's own, and only the controller to the controller's roles", () => {
+    const bindings = [...ofKind('ClusterRoleBinding'), ...ofKind('RoleBinding')] as any[];
+    expect(bindings.length).toBeGreaterThan(3);
+    for (const b of bindings) {
+      const sa = b.roleRef.name.startsWith('oam-api') ? 'oam-api' : 'oam-controller';
+      expect({ binding: b.metadata.name, subjects: b.subjects }).toEqual({
+        binding: b.metadata.name,
+        subjects: [{ kind: 'ServiceAccount', name: sa, namespace: 'oam-system' }],
+      });
+    }
+  });
+
+  it('meets the Pod Security "restricted" profile, every Deployment', () => {
+    for (const d of deployments)
+      expect({ deployment: d.metadata.name, violations: restrictedViolations(d.spec.template.spec) }).toEqual(
+        {
+          deployment: d.metadata.name,
+          violations: [],
+        },
+      );
+    const pod = deployments[0].spec.template.spec;
     // The check itself catches a privileged pod.
     const bad = structuredClone(pod);
     bad.containers[0].securityContext = { privileged: true };

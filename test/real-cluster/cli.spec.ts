@@ -70,7 +70,7 @@ afterAll(async () => {
 }, 120_000);
 
 describe('oam on the real control plane', () => {
-  it('oam install applies deploy/ as oam-cli and waits until the controller Deployment is available', async () => {
+  it('oam install applies deploy/ as oam-cli and waits until the controller and API Deployments are available', async () => {
     const r = await oam(['install', '--timeout', '3m']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -78,7 +78,10 @@ describe('oam on the real control plane', () => {
     expect(lines[0]).toBe(`→ cluster real-cluster (${server})`);
     expect(lines).toContain('applied CustomResourceDefinition applications.core.oam.dev');
     expect(lines).toContain('applied Deployment oam-system/oam-controller');
-    expect(lines.at(-1)).toMatch(/^✓ oam controller installed and available \(2\/2 replicas available\)/);
+    expect(lines).toContain('applied Deployment oam-system/oam-api');
+    expect(lines.at(-1)).toMatch(
+      /^✓ oam installed and available \(oam-controller 2\/2 replicas available, oam-api 2\/2 replicas available\)/,
+    );
   });
 
   it('without a running controller, oam up stops before applying and says how to start one (exit 3)', async () => {

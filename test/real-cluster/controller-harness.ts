@@ -8,7 +8,7 @@ import type { RunningServer } from '#kube-server';
 import { KubeTransport, NAMESPACES, ResourceClient, type ResourceKind } from '#runtime';
 import { applyObjects } from '../../apps/cli/src/commands/install/apply-objects.js';
 import { readDeploy } from '../../apps/cli/src/commands/install/deploy-manifests.js';
-import { ControllerCluster as EmbeddedCluster } from '../controller/harness.js';
+import { APPS, ControllerCluster as EmbeddedCluster } from '../controller/harness.js';
 
 export { APPS, edit, helloApp } from '../controller/harness.js';
 
@@ -58,13 +58,47 @@ export class ControllerCluster extends EmbeddedCluster {
     return name;
   }
 
+  /**
+   * Leaves the cluster as the suite found it, so the next suite's controller
+   * starts at rest (it would otherwise finalize this suite's Applications,
+   * writing in its measurements): the suite's Applications are deleted while
+   * a controller still runs (a temporary one if the suite stopped its own)
+   * and are waited for, then its namespaces go (real garbage collection
+   * removes what was in them; nobody waits for that).
+   */
   override async stop(): Promise<void> {
+    if (this.created.length > 0) {
+      if (!this.controller) await this.startController();
+      await this.deleteApplications();
+    }
     await this.controller?.stop();
     this.controller = undefined;
-    // Real garbage collection removes what was in them; nobody waits for it.
     const namespaces = new ResourceClient(this.transport, NAMESPACES);
     for (const ns of this.created) await namespaces.delete(undefined, ns).catch(() => undefined);
     await super.stop();
+  }
+
+  private async deleteApplications(): Promise<void> {
+    const apps = new ResourceClient(this.transport, APPS);
+    const left = async () =>
+      (await Promise.all(this.created.map((namespace) => apps.list({ namespace })))).flatMap((l) =>
+        l.items.map((a) => `${a.metadata?.namespace}/${a.metadata?.name}`),
+      );
+    for (const key of await left()) {
+      const [namespace, name] = key.split('/');
+      await apps.delete(namespace, name).catch(() => undefined);
+    }
+    let remaining: string[] = [];
+    await eventually(
+      async () => (remaining = await left()).length === 0,
+      "the suite's Applications to be finalized",
+      {
+        timeoutMs: 120_000,
+        intervalMs: 250,
+      },
+    ).catch((err: Error) => {
+      throw new Error(`${err.message}: ${remaining.join(', ')}`);
+    });
   }
 }
 
@@ -106,7 +140,9 @@ export async function installServiceAccount(
       `ClusterRole ${aggregated.metadata!.name} to be aggregated`,
       { timeoutMs: 60_000, intervalMs: 200 },
     );
-  const sa = objects.find((o) => o.kind === 'ServiceAccount')!.metadata!;
+  // deploy/ also holds the REST API's ServiceAccount; a trimmed copy (rbac.spec.ts) has one of its own.
+  const accounts = objects.filter((o) => o.kind === 'ServiceAccount');
+  const sa = (accounts.find((o) => o.metadata?.name === 'oam-controller') ?? accounts[0]).metadata!;
   const token = await transport.request<{ status: { token: string } }>({
     verb: 'create',
     method: 'POST',

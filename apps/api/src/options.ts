@@ -24,15 +24,17 @@ export interface ApiOptions {
   /** A request that takes longer is answered 503 (watch streams excepted). */
   requestTimeoutMs?: number;
   logger?: Logger;
+  /** The built web catalog (default: the package's dist/web); false serves none. */
+  webDir?: string | false;
   registry?: Registry;
   qps?: number;
   burst?: number;
 }
 
 export type ResolvedApiOptions = Required<
-  Omit<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig'>
+  Omit<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig' | 'webDir'>
 > &
-  Pick<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig'>;
+  Pick<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig' | 'webDir'>;
 
 export const API_OPTIONS = Symbol('API_OPTIONS');
 

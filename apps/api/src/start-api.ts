@@ -10,6 +10,7 @@ import { accessLog, jsonBody, requestTimeout } from './http/middleware.js';
 import { ProblemFilter } from './http/problem.filter.js';
 import { ClusterService } from './kube/cluster.service.js';
 import { resolveApiOptions, type ApiOptions } from './options.js';
+import { defaultWebDir, webPage } from './web/web-page.js';
 
 export interface RunningApi {
   /** e.g. http://127.0.0.1:8080 */
@@ -40,6 +41,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
   });
   try {
     app.use(accessLog(log, app.get(ClusterService).manager.registry));
+    if (resolved.webDir !== false) app.use(webPage(resolved.webDir ?? defaultWebDir()));
     app.use(requestTimeout(resolved.requestTimeoutMs));
     const auth = app.get<Authenticator>(AUTHENTICATOR);
     app.use(jsonBody(resolved.bodyLimitBytes, async (req) => !!(await requestPrincipal(auth, req))));

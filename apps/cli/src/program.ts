@@ -17,6 +17,7 @@ import { registerUninstall } from './commands/uninstall/index.js';
 import { registerUp } from './commands/up/index.js';
 import { registerVersion } from './commands/version/index.js';
 import { describeFailure } from './output/failure.js';
+import { isVerbose, setVerbose } from './output/verbose.js';
 
 /**
  * The `oam` command. Each command lives in its own folder and loads its
@@ -26,8 +27,13 @@ export function buildProgram(): Command {
   const program = new Command('oam')
     .description('Open Application Model platform: render and run Applications on Kubernetes')
     .version(process.env.npm_package_version ?? '0.1.0')
-    .option('-v, --verbose', 'on failure, print stack traces and HTTP details', false)
-    .showHelpAfterError();
+    .option(
+      '-v, --verbose',
+      'print each HTTP request (method, URL, status, duration) and, on failure, the stack trace',
+      false,
+    )
+    .showHelpAfterError()
+    .hook('preAction', (command) => setVerbose(Boolean(command.opts().verbose)));
   registerUp(program);
   registerStatus(program);
   registerLs(program);
@@ -52,7 +58,7 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await buildProgram().parseAsync(argv);
   } catch (err) {
-    const verbose = argv.slice(2).some((a) => a === '-v' || a === '--verbose');
+    const verbose = isVerbose() || argv.slice(2).some((a) => a === '-v' || a === '--verbose');
     const { message, exitCode } = await describeFailure(err, verbose);
     process.stderr.write(message);
     process.exitCode = exitCode;

@@ -77,6 +77,19 @@ export const DependencyWaitSchema = z.object({
 });
 export type DependencyWait = z.infer<typeof DependencyWaitSchema>;
 
+/**
+ * A standalone Component or Trait the last successful render joined, at the
+ * generation it rendered. `pinned`: a rollback holds it as a revision stored
+ * it (no generation: a Trait that revision did not join, left out).
+ */
+export const JoinedPartStatusSchema = z.object({
+  kind: z.enum(['Component', 'Trait']),
+  name: z.string(),
+  generation: z.number().int().optional(),
+  pinned: z.boolean().optional(),
+});
+export type JoinedPartStatus = z.infer<typeof JoinedPartStatusSchema>;
+
 /** The status of an Application (and of a standalone Component): KubeVela's shape plus conditions. */
 export const ApplicationStatusSchema = z
   .object({
@@ -88,6 +101,8 @@ export const ApplicationStatusSchema = z
     latestRevision: LatestRevisionSchema.optional(),
     /** Components waiting for what they depend on (absent when none waits). */
     waiting: z.array(DependencyWaitSchema).optional(),
+    /** The standalone Components and Traits its last successful render joined (absent when none). */
+    joined: z.array(JoinedPartStatusSchema).optional(),
   })
   .loose();
 export type ApplicationStatus = z.infer<typeof ApplicationStatusSchema>;

@@ -46,7 +46,7 @@ func schemaOf(v cue.Value, depth int) map[string]interface{} {
 			s["default"] = x
 		}
 	}
-	if op == cue.NoOp && len(disjuncts) == 1 && hasDefault(v) && fmt.Sprint(disjuncts[0]) != fmt.Sprint(v) {
+	if op == cue.NoOp && len(disjuncts) == 1 && hasDefault(v) && withoutDefault(v, disjuncts[0]) {
 		// `*1 | int & >=0`: Expr gives the value without its default.
 		return merge(s, schemaOf(disjuncts[0], depth+1))
 	}
@@ -89,7 +89,7 @@ func schemaOf(v cue.Value, depth int) map[string]interface{} {
 				f := iter.Value()
 				props[name] = schemaOf(f, depth+1)
 				if sel.ConstraintType() == cue.RequiredConstraint ||
-					(!iter.IsOptional() && !hasDefault(f) && !f.IsConcrete()) {
+					(!iter.IsOptional() && !hasDefault(f) && !complete(f)) {
 					required = append(required, name)
 				}
 			}
@@ -142,6 +142,19 @@ func schemaOf(v cue.Value, depth int) map[string]interface{} {
 		}
 	}
 	return s
+}
+
+// withoutDefault: d, the one operand Expr gives for v, is v without its
+// default rather than v itself. Printing both compares them, and printing is
+// most of this file's cost, so the common cases are answered first.
+func withoutDefault(v, d cue.Value) bool {
+	if !hasDefault(d) {
+		return true
+	}
+	if src := v.Source(); src != nil && src == d.Source() {
+		return false
+	}
+	return fmt.Sprint(d) != fmt.Sprint(v)
 }
 
 // keepUnsubsumed drops each disjunct another one subsumes (`1 | int` → int).
@@ -231,6 +244,17 @@ func constraints(v cue.Value, s map[string]interface{}) {
 	case cue.RegexMatchOp:
 		s["pattern"] = x
 	}
+}
+
+// complete: CUE's vet accepts the field left out. A struct or list counts as
+// concrete by its kind alone, so it is complete only when everything it
+// requires inside is (`cpu: {type: string}` is required; `{a?: int}` is not).
+func complete(v cue.Value) bool {
+	switch v.IncompleteKind() {
+	case cue.StructKind, cue.ListKind:
+		return v.Validate(cue.Concrete(true)) == nil
+	}
+	return v.IsConcrete()
 }
 
 func hasDefault(v cue.Value) bool {

@@ -28,7 +28,7 @@ export {
   type KindRef,
   type ResourceKind,
 } from './client/resource-kind.js';
-export { KubeTransport, type TransportOptions, type StreamEnd } from './client/transport.js';
+export { KubeTransport, type HttpEvent, type TransportOptions, type StreamEnd } from './client/transport.js';
 export {
   ResourceClient,
   type DeleteOptions,

@@ -2,6 +2,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeTransport, RestMapper, ResourceClient, type ResourceKind } from '#runtime';
 import { EXIT } from '../output/exit-codes.js';
 import { UserError } from '../output/user-error.js';
+import { httpTrace } from '../output/verbose.js';
 import { planeState } from '../plane/plane.js';
 import { cliVersion } from '../version.js';
 import { ensurePlane } from '../plane/start.js';
@@ -24,6 +25,8 @@ function oam(kind: string, plural: string): ResourceKind {
 /** A connection to the target: the local plane or the kubeconfig's cluster. */
 export class Session {
   readonly mapper: RestMapper;
+  /** The server's `/version` reply, read when connecting (templates render for this version). */
+  version?: ServerVersion;
 
   constructor(
     readonly transport: KubeTransport,
@@ -79,16 +82,19 @@ export function resolveTarget(flags: TargetFlags): TargetChoice {
  */
 export async function connect(choice: TargetChoice, options: ConnectOptions): Promise<Session> {
   if (choice.kind === 'cluster') {
-    const transport = new KubeTransport(choice.kubeConfig, { userAgent: 'oam-cli', qps: 50, burst: 100 });
+    const transport = new KubeTransport(choice.kubeConfig, {
+      userAgent: 'oam-cli',
+      qps: 50,
+      burst: 100,
+      onResponse: httpTrace(),
+    });
     const session = new Session(
       transport,
       'cluster',
       `cluster "${choice.context}" (${choice.server})`,
       choice.server,
     );
-    await session.call(() =>
-      transport.request({ verb: 'get', method: 'GET', path: '/version', timeoutMs: 10_000 }),
-    );
+    await readVersion(session);
     return session;
   }
   let record;
@@ -118,10 +124,40 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
       EXIT.CLUSTER,
     );
   }
-  const transport = new KubeTransport(kc, { userAgent: 'oam-cli', qps: 50, burst: 100 });
+  const transport = new KubeTransport(kc, {
+    userAgent: 'oam-cli',
+    qps: 50,
+    burst: 100,
+    onResponse: httpTrace(),
+  });
   const session = new Session(transport, 'local', `the local plane (${record.apiServer})`, record.apiServer);
-  await session.call(() =>
-    transport.request({ verb: 'get', method: 'GET', path: '/version', timeoutMs: 10_000 }),
-  );
+  await readVersion(session);
   return session;
+}
+
+/** What `/version` answers (strings, as Kubernetes writes them). */
+export interface ServerVersion {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  platform?: string;
+}
+
+/** Checks that the target answers, and keeps its version for rendering (`context.clusterVersion`). */
+async function readVersion(session: Session): Promise<void> {
+  const info = await session.call(() =>
+    session.transport.request<Partial<ServerVersion> | undefined>({
+      verb: 'get',
+      method: 'GET',
+      path: '/version',
+      timeoutMs: 10_000,
+    }),
+  );
+  if (info?.major && info.minor && info.gitVersion)
+    session.version = {
+      major: info.major,
+      minor: info.minor,
+      gitVersion: info.gitVersion,
+      platform: info.platform,
+    };
 }

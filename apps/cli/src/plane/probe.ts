@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeTransport } from '#runtime';
+import { httpTrace } from '../output/verbose.js';
 import type { PlaneRecord } from './plane.js';
 
 /** Whether the recorded plane answers `/version` (a recycled pid does not). */
@@ -11,7 +12,7 @@ export async function planeAnswers(
   if (!existsSync(record.kubeconfig)) return { ok: false, error: `${record.kubeconfig} is missing` };
   const kc = new KubeConfig();
   kc.loadFromFile(record.kubeconfig);
-  const transport = new KubeTransport(kc, { timeoutMs, userAgent: 'oam-cli' });
+  const transport = new KubeTransport(kc, { timeoutMs, userAgent: 'oam-cli', onResponse: httpTrace() });
   try {
     const version = await transport.request<Record<string, unknown>>({
       verb: 'get',

@@ -115,12 +115,18 @@ function judge(app: AppObject, generation: number): Judgement {
       message: `${name}: the controller cannot render it: ${rendered.message ?? rendered.reason}`,
     };
   if (view.healthy) return { state: 'healthy' };
-  const lines = view.components.map(
-    (c) => `${c.name}: ${c.healthy ? 'healthy' : 'waiting'}${c.message ? ` (${c.message})` : ''}`,
-  );
+  const components = view.components;
+  if (components.length === 0)
+    return { state: 'waiting', lines: [`${name}: ${view.phase ?? 'waiting for status'}`] };
+  const ready = components.filter((c) => c.healthy).length;
   return {
     state: 'waiting',
-    lines: lines.length ? lines : [`${name}: ${view.phase ?? 'waiting for status'}`],
+    lines: [
+      `${name}: ${ready}/${components.length} ready`,
+      ...components.map(
+        (c) => `${c.name}: ${c.healthy ? 'healthy' : 'waiting'}${c.message ? ` (${c.message})` : ''}`,
+      ),
+    ],
   };
 }
 

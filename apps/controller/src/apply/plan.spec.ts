@@ -1,29 +1,42 @@
+import type { KubeObject } from '#kube-core';
 import type { Intent } from './intent.js';
-import { unrecordedUnowned, type Planned } from './plan.js';
+import { unrecorded, type Planned } from './plan.js';
 
-const planned = (name: string, owned: boolean, exists = false): Planned => ({
+const app = { metadata: { name: 'app', namespace: 'ns', uid: 'app-uid' } } as KubeObject;
+const controller = (uid: string) => [{ apiVersion: 'v1', kind: 'X', name: 'x', uid, controller: true }];
+const planned = (name: string, owned: boolean, live?: 'ours' | 'theirs'): Planned => ({
   intent: {
     owned,
     component: 'c',
-    object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'other' } },
+    object: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: owned ? 'ns' : 'other' } },
   } as Intent,
-  live: exists ? { metadata: { name } } : undefined,
+  live: live
+    ? { metadata: { name, ownerReferences: controller(live === 'ours' ? 'app-uid' : 'other-uid') } }
+    : undefined,
+});
+const record = (name: string, namespace: string) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  namespace,
+  name,
 });
 
-describe('unrecordedUnowned', () => {
-  it('lists objects to be created that cannot be owned and are not recorded yet', () => {
-    const recorded = [{ apiVersion: 'v1', kind: 'ConfigMap', namespace: 'other', name: 'known', uid: 'x' }];
-    const out = unrecordedUnowned(
-      [
-        planned('owned', true),
-        planned('exists', false, true),
-        planned('known', false),
-        planned('new', false),
-      ],
+describe('unrecorded', () => {
+  it('lists what is about to be created, owned or not, unless recorded already', () => {
+    const recorded = [{ ...record('known', 'other'), uid: 'x' }];
+    const out = unrecorded(
+      [planned('owned', true), planned('known', false), planned('new', false)],
       recorded,
+      app,
     );
     expect(out).toEqual([
-      { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'other', name: 'new', component: 'c' },
+      { ...record('owned', 'ns'), component: 'c' },
+      { ...record('new', 'other'), component: 'c' },
     ]);
+  });
+
+  it("lists live objects the owner controls that are not recorded, never someone else's", () => {
+    const out = unrecorded([planned('mine', true, 'ours'), planned('theirs', true, 'theirs')], [], app);
+    expect(out).toEqual([{ ...record('mine', 'ns'), component: 'c' }]);
   });
 });

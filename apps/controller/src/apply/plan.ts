@@ -1,7 +1,7 @@
 import type { AppliedResource } from '#api';
 import type { RenderedApp } from '#renderer';
 import type { Client, ResourceKind, RestMapper } from '#runtime';
-import { type KubeObject } from '#kube-core';
+import { isControlledBy, type KubeObject } from '#kube-core';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import { errorMessage, type ApplyOutcome } from './applier.js';
 import { identityKey } from './identity.js';
@@ -49,19 +49,24 @@ export async function planIntents(
 }
 
 /**
- * Objects about to be created that cannot carry an ownerReference, not yet
- * recorded: they are recorded (without UID) before they exist, so a crash
- * between creating them and writing status leaves no orphan.
+ * Objects about to be created (or, by the cache, already this owner's)
+ * that are not recorded yet: they are recorded (without UID) before they
+ * are applied, so an object is never created unrecorded. Otherwise a crash,
+ * or a 409 on the status write because the spec moved on, between the create
+ * and the status write leaves an object the next spec may no longer want and
+ * prune never sees (an ownerReference removes it only with its owner).
  */
-export function unrecordedUnowned(
+export function unrecorded(
   planned: readonly Planned[],
   recorded: readonly AppliedResource[],
+  owner: KubeObject,
 ): AppliedResource[] {
   const known = new Set(
     recorded.map((r) => identityKey({ ...r, metadata: { name: r.name, namespace: r.namespace } })),
   );
   return planned
-    .filter((p) => !p.intent.owned && !p.live && !known.has(identityKey(p.intent.object)))
+    .filter((p) => !p.live || isControlledBy(p.live, owner.metadata!.uid!))
+    .filter((p) => !known.has(identityKey(p.intent.object)))
     .map((p) => ({
       apiVersion: p.intent.object.apiVersion!,
       kind: p.intent.object.kind!,

@@ -7,6 +7,7 @@ import { OwnWrites } from './own-writes.js';
 import { ensureFinalizer } from './finalizer.js';
 import { joinApplication, type JoinSources } from './join.js';
 import { releaseFor } from './release.js';
+import { pinnedSources, pinsOf } from './pinned-sources.js';
 import { RenderPipeline, type PipelineDeps } from './render-pipeline.js';
 import { resolveApplication, unsupportedFields } from './resolve-application.js';
 
@@ -51,17 +52,25 @@ export class ApplicationReconciler implements Reconciler {
     // A rollback renders a stored revision's inputs with its definitions (revisions/revisions.ts).
     const chosen = await this.deps.revisions.source(app, this.deps.catalog);
     if (chosen.app !== app) this.ownWrites.remember(key, app, (app = chosen.app));
-    const joined = joinApplication(this.deps.sources, chosen.source.app as unknown as Application);
+    const { source } = chosen;
+    const pinned = source.parts
+      ? pinnedSources(this.deps.sources, request.namespace, source.parts, source.catalog)
+      : undefined;
+    const joined = joinApplication(
+      pinned?.sources ?? this.deps.sources,
+      source.app as unknown as Application,
+    );
+    source.pinned = pinsOf(source.pinsDefinitions, pinned?.held());
     return this.pipeline.run(
       {
         owner: app,
-        resolved: resolveApplication(joined.owner, chosen.source.catalog, joined.objects),
+        resolved: resolveApplication(joined.owner, source.catalog, joined.objects),
         unsupported: unsupportedFields(app as unknown as Application),
         extraConditions: joined.conditions,
         revisionInputs: joined.revisionInputs,
         fromComponents: joined.fromComponents,
         release,
-        source: chosen.source,
+        source,
       },
       ctx,
     );

@@ -14,6 +14,7 @@ export function cachedJoinSources(
     catalog,
     component: (ns, name) => caches.components.get(ns, name) as Component | undefined,
     application: (ns, name) => caches.apps.get(ns, name) as Application | undefined,
+    trait: (ns, name) => caches.traits.get(ns, name) as Trait | undefined,
     applicationsReferencing: (ns, component) =>
       caches.apps.byIndex(COMPONENT_REF_INDEX, componentRefKey(ns, component)) as unknown as Application[],
     traitsTargeting: (key) => caches.traits.byIndex(TRAIT_TARGET_INDEX, key) as unknown as Trait[],

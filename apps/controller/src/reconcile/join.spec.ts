@@ -2,6 +2,9 @@ import type { Application, Component, Definition, Trait } from '#api';
 import { InMemoryCatalog } from '#renderer';
 import { joinApplication, joinComponent, rendererOf, type JoinSources } from './join.js';
 import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
+import { pinnedSources, pinsOf } from './pinned-sources.js';
+import { joinedStatus } from './render-pipeline.js';
+import { appliedCondition } from './trait.reconciler.js';
 
 const meta = (name: string, created: string, uid = name) => ({
   name,
@@ -66,6 +69,7 @@ function sources(objects: { components?: Component[]; apps?: Application[]; trai
     catalog,
     component: (_, n) => objects.components?.find((c) => c.metadata.name === n),
     application: (_, n) => objects.apps?.find((a) => a.metadata.name === n),
+    trait: (_, n) => objects.traits?.find((t) => t.metadata.name === n),
     applicationsReferencing: (_, c) =>
       (objects.apps ?? []).filter((a) => a.spec.components.some((e) => e.componentRef === c)),
     traitsTargeting: (k) => (objects.traits ?? []).filter((t) => key(t).includes(k)),
@@ -154,5 +158,118 @@ describe('the join of Components and Traits', () => {
       }),
     ]);
     expect(shop.spec.components[0].traits).toHaveLength(2); // the cached object is not touched
+  });
+});
+
+describe('a rollback’s pins laid over the join', () => {
+  const at = <T extends Component | Trait>(o: T, generation: number, spec?: Partial<T['spec']>): T =>
+    ({ ...o, metadata: { ...o.metadata, generation }, spec: { ...o.spec, ...spec } }) as T;
+  const stored = (o: Component | Trait, generation: number) =>
+    [
+      o.metadata.name!,
+      {
+        kind: o.kind,
+        metadata: { name: o.metadata.name!, generation, creationTimestamp: o.metadata.creationTimestamp },
+        spec: o.spec as Record<string, unknown>,
+      },
+    ] as const;
+  const ref = app('hello', '2026-01-01T00:00:00Z', [{ name: 'api', componentRef: 'api' }]);
+  const old = { ...component('api'), spec: { type: 'webservice', properties: { image: 'v1' } } } as Component;
+  const hpaV1 = trait('api-hpa', 'hpa', '2026-01-01T00:00:00Z', { component: 'api' });
+
+  it('a rollback sees the stored Component and Traits only, and pins each at its live generation', () => {
+    const live = sources({
+      apps: [ref],
+      components: [at(old, 2, { properties: { image: 'v2' } })],
+      traits: [
+        at(hpaV1, 3, { properties: { max: 9 } }),
+        at(trait('late', 'scaler', '2026-01-02T00:00:00Z', { component: 'api' }), 1),
+      ],
+    });
+    const pins = { components: new Map([stored(old, 1)]), traits: new Map([stored(hpaV1, 1)]) };
+    const pinned = pinnedSources(live, 'ns', pins, catalog);
+    const joined = joinApplication(pinned.sources, ref);
+    expect(joined.revisionInputs?.components.api).toMatchObject({ spec: old.spec, generation: 1 });
+    expect(Object.keys(joined.revisionInputs!.traits)).toEqual(['api-hpa']); // "late" is left out
+    expect(joined.revisionInputs?.traits['api-hpa']).toMatchObject({ spec: hpaV1.spec, generation: 1 });
+    expect(pinned.held()).toEqual({ components: { api: 2 }, traits: { 'api-hpa': 3, late: 1 } });
+    expect(pinsOf(true, pinned.held())).toEqual({
+      definitions: true,
+      components: { api: 2 },
+      traits: { 'api-hpa': 3, late: 1 },
+    });
+    expect(joinedStatus(joined.revisionInputs, pinsOf(true, pinned.held()))).toEqual([
+      { kind: 'Component', name: 'api', generation: 1, pinned: true },
+      { kind: 'Trait', name: 'api-hpa', generation: 1, pinned: true },
+      { kind: 'Trait', name: 'late', pinned: true },
+    ]);
+  });
+
+  it('a pin ends when its object’s generation moves (edited, created, deleted); the others hold', () => {
+    const pins = {
+      components: new Map([stored(old, 1)]),
+      traits: new Map([stored(hpaV1, 1)]),
+      at: { components: { api: 2 }, traits: { 'api-hpa': 3, late: 1, gone: 0 } },
+    };
+    const live = sources({
+      apps: [ref],
+      components: [at(old, 3, { properties: { image: 'v3' } })], // edited since the rollback
+      traits: [
+        at(hpaV1, 3, { properties: { max: 9 } }), // unchanged: still pinned to v1's
+        at(trait('late', 'scaler', '2026-01-02T00:00:00Z', { component: 'api' }), 1), // unchanged: still out
+        at(trait('gone', 'scaler', '2026-01-03T00:00:00Z', { component: 'api' }), 1), // created since
+      ],
+    });
+    const pinned = pinnedSources(live, 'ns', pins, catalog);
+    const joined = joinApplication(pinned.sources, ref);
+    expect(joined.revisionInputs?.components.api).toMatchObject({ generation: 3 });
+    expect((joined.revisionInputs?.components.api.spec as any).properties.image).toBe('v3');
+    expect(joined.revisionInputs?.traits['api-hpa']).toMatchObject({ spec: hpaV1.spec, generation: 1 });
+    expect(joined.revisionInputs?.traits.late).toBeUndefined();
+    expect(joined.verdicts.find((v) => v.trait.metadata.name === 'gone')?.accepted).toBe(true);
+    expect(pinned.held()).toEqual({ components: {}, traits: { 'api-hpa': 3, late: 1 } });
+  });
+});
+
+describe('a Trait’s Applied condition', () => {
+  const t = { metadata: { name: 'api-hpa', generation: 2 } };
+  const applied = { type: 'Applied', status: 'True', reason: 'Applied', message: '3 resources' } as const;
+  const target = (joined: unknown[], condition: Record<string, string> = applied) =>
+    ({ conditions: [condition], joined }) as never;
+
+  it('mirrors the target’s apply only once its last render included this Trait at this generation', () => {
+    expect(appliedCondition(t, target([]))).toMatchObject({ status: 'Unknown', reason: 'Pending' });
+    expect(appliedCondition(t, target([{ kind: 'Trait', name: 'api-hpa', generation: 1 }]))).toMatchObject({
+      status: 'Unknown',
+      reason: 'Pending',
+      message: 'the target has not rendered generation 2 of this Trait yet',
+    });
+    expect(appliedCondition(t, target([{ kind: 'Trait', name: 'api-hpa', generation: 2 }]))).toMatchObject({
+      status: 'True',
+      message: '3 resources',
+    });
+    expect(
+      appliedCondition(
+        t,
+        target([{ kind: 'Trait', name: 'api-hpa', generation: 1 }], {
+          type: 'Applied',
+          status: 'False',
+          reason: 'RenderFailed',
+        }),
+      ),
+    ).toMatchObject({ status: 'False', reason: 'RenderFailed' });
+  });
+
+  it('says when a rollback pins an older version of it, or leaves it out', () => {
+    expect(
+      appliedCondition(t, target([{ kind: 'Trait', name: 'api-hpa', generation: 1, pinned: true }])),
+    ).toMatchObject({ status: 'False', reason: 'PinnedByRollback' });
+    expect(appliedCondition(t, target([{ kind: 'Trait', name: 'api-hpa', pinned: true }]))).toMatchObject({
+      status: 'False',
+      reason: 'PinnedByRollback',
+    });
+    expect(
+      appliedCondition(t, target([{ kind: 'Trait', name: 'api-hpa', generation: 2, pinned: true }])),
+    ).toMatchObject({ status: 'True' });
   });
 });

@@ -1,6 +1,7 @@
 import type { Application, Component, Trait, TraitDefinition } from '#api';
 import { inMemorySource, workloadNames, type DefinitionCatalog, type OamObject } from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
+import type { JoinedInputs, JoinedPart } from '../revisions/snapshot.js';
 import type { ConditionInput } from './conditions.js';
 import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
 
@@ -8,6 +9,7 @@ import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
 export interface JoinSources {
   component(namespace: string, name: string): Component | undefined;
   application(namespace: string, name: string): Application | undefined;
+  trait(namespace: string, name: string): Trait | undefined;
   /** Applications whose `componentRef`s name this Component. */
   applicationsReferencing(namespace: string, component: string): Application[];
   /** Traits by TRAIT_TARGET_INDEX key. */
@@ -39,8 +41,8 @@ export interface Joined {
   conditions: ConditionInput[];
   /** Component name in the owner → the standalone Component it comes from (their objects are marked). */
   fromComponents: Map<string, string>;
-  /** The joined Components' and Traits' specs (rendered inputs, for the revision hash); undefined when none. */
-  revisionInputs?: { components: Record<string, unknown>; traits: Record<string, unknown> };
+  /** The joined Components and Traits (rendered inputs, for the revision); undefined when none. */
+  revisionInputs?: Required<JoinedInputs>;
 }
 
 const created = (o: KubeObject) => o.metadata?.creationTimestamp ?? '';
@@ -97,7 +99,7 @@ export function joinApplication(src: JoinSources, app: Application): Joined {
       }
       out.objects.push(sourced('Component', component));
       out.fromComponents.set(entry.name, entry.componentRef);
-      inputs(out).components[entry.componentRef] = component.spec;
+      inputs(out).components[entry.componentRef] = part(component);
       candidates = [...src.traitsTargeting(componentTargetKey(ns, entry.componentRef)), ...candidates];
       type = component.spec.type;
     }
@@ -206,7 +208,7 @@ function judge(
       true,
     );
     out.objects.push(sourced('Trait', trait));
-    inputs(out).traits[trait.metadata.name!] = trait.spec;
+    inputs(out).traits[trait.metadata.name!] = part(trait);
   }
   return accepted;
 }
@@ -245,6 +247,12 @@ function emptyJoin(owner: KubeObject): Joined {
     fromComponents: new Map(),
   };
 }
+
+const part = (o: Component | Trait): JoinedPart => ({
+  spec: o.spec,
+  generation: o.metadata.generation,
+  creationTimestamp: o.metadata.creationTimestamp,
+});
 
 function inputs(out: Joined): NonNullable<Joined['revisionInputs']> {
   return (out.revisionInputs ??= { components: {}, traits: {} });

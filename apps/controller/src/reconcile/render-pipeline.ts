@@ -1,10 +1,10 @@
-import type { AppliedResource, Application, ApplicationStatus } from '#api';
+import type { AppliedResource, Application, ApplicationStatus, JoinedPartStatus, RevisionPins } from '#api';
 import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
 import { isControlledBy, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
 import { identityKey, resourceKey } from '../apply/identity.js';
-import { planIntents, unrecordedUnowned } from '../apply/plan.js';
+import { planIntents, unrecorded } from '../apply/plan.js';
 import { prune } from '../apply/pruner.js';
 import { ANNOTATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
@@ -126,7 +126,7 @@ export class RenderPipeline {
     const names = new Set(from.values());
     const adopt = (live: KubeObject) =>
       names.has(live.metadata?.annotations?.[ANNOTATIONS.fromComponent] ?? '');
-    const ahead = unrecordedUnowned(planned, recorded);
+    const ahead = unrecorded(planned, recorded, app);
     if (ahead.length > 0) {
       recorded = [...recorded, ...ahead];
       const status = { ...previous, appliedResources: recorded };
@@ -179,6 +179,7 @@ export class RenderPipeline {
       services,
       unsupported,
       waits,
+      joined: joinedStatus(input.revisionInputs, input.source?.pinned),
       extra: [
         ...extra,
         ...(usesDependsOn ? [dependsOnCondition(waits, ordered.held, timeout)] : []),
@@ -360,6 +361,32 @@ function markFromComponents(rendered: RenderedApp, from: ReadonlyMap<string, str
 }
 
 const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
+
+/**
+ * `status.joined`: each standalone part rendered, at its generation, and
+ * whether a rollback pins it; a pinned Trait not rendered (the restored
+ * revision did not join it) is listed without a generation.
+ */
+export function joinedStatus(
+  inputs: JoinedInputs | undefined,
+  pinned: RevisionPins | undefined,
+): JoinedPartStatus[] {
+  const out: JoinedPartStatus[] = [];
+  for (const [kind, parts, pins] of [
+    ['Component', inputs?.components, pinned?.components],
+    ['Trait', inputs?.traits, pinned?.traits],
+  ] as const) {
+    for (const [name, part] of Object.entries(parts ?? {}))
+      out.push({
+        kind,
+        name,
+        ...(part.generation !== undefined ? { generation: part.generation } : {}),
+        ...(pins?.[name] !== undefined ? { pinned: true } : {}),
+      });
+    for (const name of Object.keys(pins ?? {})) if (!parts?.[name]) out.push({ kind, name, pinned: true });
+  }
+  return out.sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
+}
 
 export function describeRef(r: AppliedResource): string {
   return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;

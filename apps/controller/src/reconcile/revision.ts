@@ -1,5 +1,9 @@
 import type { Application, ApplicationStatus, Definition } from '#api';
 import { hashOf } from '#kube-core';
+import type { JoinedInputs, JoinedPart } from '../revisions/snapshot.js';
+
+const specs = (parts: Record<string, JoinedPart> | undefined) =>
+  Object.fromEntries(Object.entries(parts ?? {}).map(([name, p]) => [name, p.spec]));
 
 export interface Revision {
   name: string;
@@ -16,8 +20,8 @@ export interface Revision {
 export function nextRevision(
   app: Application,
   definitions: readonly Definition[],
-  /** Other rendered inputs: the Components and Traits joined to it. */
-  joined?: unknown,
+  /** Other rendered inputs: the Components and Traits joined to it (their specs count). */
+  joined?: JoinedInputs,
 ): Revision {
   const revisionHash = hashOf({
     spec: app.spec,
@@ -29,7 +33,9 @@ export function nextRevision(
       namespace: d.metadata.namespace,
       spec: d.spec,
     })),
-    ...(joined === undefined ? {} : { joined }),
+    ...(joined === undefined
+      ? {}
+      : { joined: { components: specs(joined.components), traits: specs(joined.traits) } }),
   }).slice(0, 16);
   const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;
   if (latest?.revisionHash === revisionHash) return { ...latest, revisionHash };

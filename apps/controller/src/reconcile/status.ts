@@ -3,6 +3,7 @@ import type {
   ApplicationPhase,
   ApplicationStatus,
   DependencyWait,
+  JoinedPartStatus,
   ServiceStatus,
 } from '#api';
 import { isTrue, mergeConditions, type ConditionInput } from './conditions.js';
@@ -20,6 +21,8 @@ export interface Observation {
   unsupported: string[];
   /** Components held back by dependsOn; set only when this reconcile rendered. */
   waits?: DependencyWait[];
+  /** The standalone Components and Traits joined; set only when this reconcile rendered. */
+  joined?: JoinedPartStatus[];
   /** The owner kind's own conditions (joined Components and Traits; DependsOn, Rollback), after the standard ones. */
   extra?: ConditionInput[];
 }
@@ -43,6 +46,7 @@ export function nextStatus(
   const appliedOk = rendered && o.applyProblems.length === 0;
   const waits = o.waits ?? (rendered ? [] : (previous?.waiting ?? []));
   const waiting = waits.length > 0;
+  const joined = o.joined ?? (rendered ? [] : (previous?.joined ?? []));
   const conditions: ConditionInput[] = [
     rendered
       ? {
@@ -105,6 +109,7 @@ export function nextStatus(
       ? { latestRevision: o.revision ?? previous!.latestRevision }
       : {}),
     ...(waiting ? { waiting: waits } : {}),
+    ...(joined.length > 0 ? { joined } : {}),
   };
 }
 

@@ -115,7 +115,6 @@ function conditionsOf(trait: KubeObject, located: Located): ConditionInput[] {
       { type: 'Applied', status: 'False', reason: 'NotAccepted' },
     ];
   const status = owner.status as ApplicationStatus | undefined;
-  const applied = status?.conditions?.find((c) => c.type === 'Applied');
   const type = (trait as unknown as Trait).spec.type;
   const health = status?.services
     ?.find((s) => s.name === verdict.renderedBy.component)
@@ -123,9 +122,7 @@ function conditionsOf(trait: KubeObject, located: Located): ConditionInput[] {
   const conditions: ConditionInput[] = [
     found,
     { type: 'Accepted', status: 'True', reason: 'Accepted', message: verdict.message },
-    applied
-      ? { type: 'Applied', status: applied.status, reason: applied.reason, message: applied.message }
-      : { type: 'Applied', status: 'Unknown', reason: 'Pending', message: 'the target has not applied yet' },
+    appliedCondition(trait, status),
   ];
   if (health)
     conditions.push(
@@ -134,4 +131,42 @@ function conditionsOf(trait: KubeObject, located: Located): ConditionInput[] {
         : { type: 'Healthy', status: 'False', reason: 'Unhealthy', message: health.message },
     );
   return conditions;
+}
+
+/**
+ * `Applied`: the target's last apply, once its last successful render
+ * included this Trait at its current generation (`status.joined`); before
+ * that, pending (a failed render or apply is mirrored at once); while a
+ * rollback pins an older version of it (or leaves it out), false with the reason.
+ */
+export function appliedCondition(trait: KubeObject, target: ApplicationStatus | undefined): ConditionInput {
+  const applied = target?.conditions?.find((c) => c.type === 'Applied');
+  const generation = trait.metadata?.generation;
+  const joined = target?.joined?.find((j) => j.kind === 'Trait' && j.name === trait.metadata?.name);
+  if (joined?.pinned && joined.generation !== generation)
+    return {
+      type: 'Applied',
+      status: 'False',
+      reason: 'PinnedByRollback',
+      message:
+        joined.generation === undefined
+          ? 'left out: the target was rolled back to a revision without this Trait (until the Trait changes)'
+          : `the target was rolled back: it renders this Trait as at generation ${joined.generation} (until the Trait changes)`,
+    };
+  const mirrored = applied && {
+    type: 'Applied',
+    status: applied.status,
+    reason: applied.reason,
+    message: applied.message,
+  };
+  // A failed render or apply is said as it is, whichever generation it was of.
+  if (mirrored && applied.status !== 'True') return mirrored;
+  if (!mirrored || joined?.generation !== generation)
+    return {
+      type: 'Applied',
+      status: 'Unknown',
+      reason: 'Pending',
+      message: `the target has not rendered generation ${generation} of this Trait yet`,
+    };
+  return mirrored;
 }

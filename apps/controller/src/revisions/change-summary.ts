@@ -78,7 +78,9 @@ function objectChanges(a: readonly unknown[] | undefined, b: readonly unknown[] 
   const out: string[] = [];
   for (const [k, o] of after) {
     if (!before.has(k)) out.push(`${k} joined`);
-    else if (!deepEqual(before.get(k), o)) out.push(`${k} changed`);
+    // By spec: the stored generation and creation time say when, not what.
+    else if (!deepEqual((before.get(k) as { spec?: unknown }).spec, (o as { spec?: unknown }).spec))
+      out.push(`${k} changed`);
   }
   for (const k of before.keys()) if (!after.has(k)) out.push(`${k} left`);
   return out;

@@ -4,12 +4,14 @@ import {
   type ApplicationRevision,
   type ApplicationStatus,
   type Definition,
+  type RevisionPins,
 } from '#api';
 import { InMemoryCatalog, type DefinitionCatalog } from '#renderer';
 import type { Client, EventRecorder, Logger } from '#runtime';
-import { createMergePatch, type JsonObject, type KubeObject } from '#kube-core';
+import { createMergePatch, hashOf, type JsonObject, type KubeObject } from '#kube-core';
 import { APPLICATIONS } from '../constants.js';
 import type { ConditionInput } from '../reconcile/conditions.js';
+import type { PartPins } from '../reconcile/pinned-sources.js';
 import type { Revision } from '../reconcile/revision.js';
 import { changeSummary } from './change-summary.js';
 import { revisionsToDelete } from './history-cap.js';
@@ -17,9 +19,9 @@ import { RevisionStore } from './revision-store.js';
 import { rollbackRequest, withoutRollbackRequest } from './rollback-request.js';
 import {
   applicationInputs,
-  renderHashOf,
   restoredApplication,
   storedDefinitions,
+  storedParts,
   takeSnapshot,
   type JoinedInputs,
   type Snapshot,
@@ -36,6 +38,12 @@ export interface RenderSource {
   rollbackTo?: ApplicationRevision;
   /** A rollback that cannot be done, and why (the annotation is cleared already). */
   rejected?: { reason: string; message: string };
+  /** The standalone Components and Traits a rollback pins (the join lays them over the live ones). */
+  parts?: PartPins;
+  /** Whether the definitions are a rollback's stored ones (`catalog` is then theirs). */
+  pinsDefinitions?: boolean;
+  /** What this render still pins, for its revision: set by the caller after the join. */
+  pinned?: RevisionPins;
 }
 
 /** The revision a render belongs to, and whether it still has to be written. */
@@ -99,12 +107,35 @@ export class Revisions {
     }
     const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;
     const live = latest && (await this.store.list(app)).find((r) => r.metadata.name === latest.name);
-    const pinned =
-      live &&
-      live.metadata.annotations?.[REVISION_ANNOTATIONS.rollbackOf] !== undefined &&
-      renderHashOf({ ...live.spec, application: applicationInputs(app) }) === live.spec.renderHash;
-    const source = pinned ? this.from(app, live, false) : { app, catalog };
+    const source = live ? this.pinnedBy(app, live, catalog) : { app, catalog };
     return { app, source: { ...source, ...(rejected ? { rejected } : {}) } };
+  }
+
+  /**
+   * What the live revision still pins: its definitions while the
+   * Application's inputs equal its stored ones, and its standalone parts
+   * (the join checks each against its live object's generation).
+   */
+  private pinnedBy(app: KubeObject, live: ApplicationRevision, catalog: DefinitionCatalog): RenderSource {
+    // A revision a rollback made before pins were recorded pins its definitions only.
+    const pins =
+      live.spec.pinned ??
+      (live.metadata.annotations?.[REVISION_ANNOTATIONS.rollbackOf] !== undefined
+        ? { definitions: true }
+        : undefined);
+    if (!pins) return { app, catalog };
+    const definitions =
+      pins.definitions === true &&
+      hashOf(applicationInputs(app)) === hashOf(applicationInputs(live.spec.application as KubeObject));
+    const source: RenderSource = definitions ? this.from(app, live, false) : { app, catalog };
+    const hasParts = Object.keys({ ...pins.components, ...pins.traits }).length > 0;
+    if (hasParts)
+      source.parts = {
+        components: storedParts(live.spec.components),
+        traits: storedParts(live.spec.traits),
+        at: { components: pins.components, traits: pins.traits },
+      };
+    return source;
   }
 
   /**
@@ -117,7 +148,7 @@ export class Revisions {
     definitions: readonly Definition[],
     joined?: JoinedInputs,
   ): Promise<PendingRevision> {
-    const snapshot = takeSnapshot(source.app, definitions, joined);
+    const snapshot = takeSnapshot(source.app, definitions, joined, source.pinned);
     const latest = (app.status as ApplicationStatus | undefined)?.latestRevision;
     // A rollback is always a new revision (history shows it), even to what runs already.
     if (latest && latest.revisionHash === snapshot.renderHash && !source.rollbackTo)
@@ -215,11 +246,21 @@ export class Revisions {
       : undefined;
   }
 
+  /** Rendering a stored revision's application with its definitions; a rollback also pins all its parts. */
   private from(app: KubeObject, revision: ApplicationRevision, rollback: boolean): RenderSource {
     return {
       app: restoredApplication(app, revision.spec.application),
       catalog: new InMemoryCatalog([storedDefinitions(revision.spec)], this.o.systemNamespace),
-      ...(rollback ? { rollbackTo: revision } : {}),
+      pinsDefinitions: true,
+      ...(rollback
+        ? {
+            rollbackTo: revision,
+            parts: {
+              components: storedParts(revision.spec.components),
+              traits: storedParts(revision.spec.traits),
+            },
+          }
+        : {}),
     };
   }
 

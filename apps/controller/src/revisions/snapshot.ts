@@ -1,4 +1,4 @@
-import { REVISION_ANNOTATIONS, type ApplicationRevision, type Definition } from '#api';
+import { REVISION_ANNOTATIONS, type ApplicationRevision, type Definition, type RevisionPins } from '#api';
 import { deepCopy, hashOf, type KubeObject } from '#kube-core';
 
 export type Snapshot = ApplicationRevision['spec'] & { renderHash: string };
@@ -72,10 +72,24 @@ function storedDefinition(d: Definition): Record<string, unknown> {
   };
 }
 
-/** The standalone Components and Traits joined to the render: each one's spec by name. */
+/** A standalone Component or Trait as joined to a render: its spec, and the generation it had. */
+export interface JoinedPart {
+  spec: unknown;
+  generation?: number;
+  creationTimestamp?: string;
+}
+
+/** The standalone Components and Traits joined to the render, by name. */
 export interface JoinedInputs {
-  components?: Record<string, unknown>;
-  traits?: Record<string, unknown>;
+  components?: Record<string, JoinedPart>;
+  traits?: Record<string, JoinedPart>;
+}
+
+/** A joined Component or Trait as a revision stores it. */
+export interface StoredPart {
+  kind: 'Component' | 'Trait';
+  metadata: { name: string; generation?: number; creationTimestamp?: string };
+  spec: Record<string, unknown>;
 }
 
 /**
@@ -90,6 +104,8 @@ export function takeSnapshot(
   app: KubeObject,
   definitions: readonly Definition[],
   joined: JoinedInputs = {},
+  /** What a rollback still pins (stored, not hashed: it says how later renders choose, not what this one rendered). */
+  pinned?: RevisionPins,
 ): Omit<Snapshot, 'revision'> {
   const application = applicationInputs(app);
   const byKind = (kind: Definition['kind']) =>
@@ -106,7 +122,7 @@ export function takeSnapshot(
     ...storedJoined('Component', 'components', joined.components),
     ...storedJoined('Trait', 'traits', joined.traits),
   };
-  return { ...snapshot, renderHash: renderHashOf(snapshot) };
+  return { ...snapshot, renderHash: renderHashOf(snapshot), ...(pinned ? { pinned } : {}) };
 }
 
 /** The hash of a snapshot's inputs: equal for a live render and the re-render of its stored revision. */
@@ -121,9 +137,22 @@ export function renderHashOf(s: Omit<Snapshot, 'revision' | 'renderHash'>): stri
     labels: s.application.metadata.labels ?? {},
     annotations: s.application.metadata.annotations ?? {},
     definitions: [...defs(s.componentDefinitions), ...defs(s.traitDefinitions)],
-    components: s.components ?? [],
-    traits: s.traits ?? [],
+    components: (s.components ?? []).map(hashedPart),
+    traits: (s.traits ?? []).map(hashedPart),
   }).slice(0, 16);
+}
+
+/** A stored part counts by kind, name and spec: its generation says when, not what. */
+function hashedPart(p: Record<string, unknown>) {
+  const part = p as unknown as StoredPart;
+  return { kind: part.kind, metadata: { name: part.metadata.name }, spec: part.spec };
+}
+
+/** A revision's stored Components or Traits by name. */
+export function storedParts(stored: readonly Record<string, unknown>[] | undefined): Map<string, StoredPart> {
+  return new Map(
+    (stored ?? []).map((p) => [(p as unknown as StoredPart).metadata.name, p as unknown as StoredPart]),
+  );
 }
 
 /** The stored definitions of a revision, as the renderer's catalog takes them. */
@@ -134,14 +163,22 @@ export function storedDefinitions(spec: ApplicationRevision['spec']): Definition
   ] as Definition[];
 }
 
-/** Joined objects as a revision stores them: `[{kind, metadata: {name}, spec}]`, by name. */
+/** Joined objects as a revision stores them: `[{kind, metadata: {name, generation, creationTimestamp}, spec}]`, by name. */
 function storedJoined<K extends string>(
   kind: 'Component' | 'Trait',
   key: K,
-  specs: Record<string, unknown> | undefined,
+  parts: Record<string, JoinedPart> | undefined,
 ): Partial<Record<K, Record<string, unknown>[]>> {
-  const names = Object.keys(specs ?? {}).sort();
+  const names = Object.keys(parts ?? {}).sort();
   if (names.length === 0) return {};
-  const stored = names.map((name) => ({ kind, metadata: { name }, spec: deepCopy(specs![name]) }));
+  const stored = names.map((name) => {
+    const { spec, generation, creationTimestamp } = parts![name];
+    const metadata = {
+      name,
+      ...(generation !== undefined ? { generation } : {}),
+      ...(creationTimestamp ? { creationTimestamp } : {}),
+    };
+    return { kind, metadata, spec: deepCopy(spec) };
+  });
   return { [key]: stored } as unknown as Partial<Record<K, Record<string, unknown>[]>>;
 }

@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { eventually, FakeClock } from '#kube-core';
 import { sendJson, startHttpStub, type HttpStub } from '../../test/http-stub.js';
 import { isNotFound, KubeApiError } from './api-error.js';
-import { KubeTransport } from './transport.js';
+import { KubeTransport, type HttpEvent } from './transport.js';
 
 let stub: HttpStub;
 /** Set per test: how the stub answers. */
@@ -125,6 +125,39 @@ describe('KubeTransport', () => {
       await eventually(() => stub.requests.length === 2, 'the second request to reach the server', 10_000);
       aborted.abort();
       expect(await pending).toMatchObject({ code: 0, reason: 'Aborted' });
+    } finally {
+      t.close();
+    }
+  });
+
+  it('tells onResponse of each request: method, URL, status and duration; status 0 with the reason when unanswered', async () => {
+    const clock = new FakeClock(0);
+    const events: HttpEvent[] = [];
+    const t = transportWith({ clock, onResponse: (e) => events.push(e) });
+    try {
+      answer = (_req, res) => sendJson(res, 404, { kind: 'Status', code: 404, reason: 'NotFound' });
+      await t
+        .request({ verb: 'get', method: 'GET', path: '/api/v1/namespaces/ns/configmaps/a', query: { x: 1 } })
+        .catch(() => undefined);
+      const server = stub.kubeConfig.getCurrentCluster()!.server.replace(/\/$/, '');
+      expect(events).toEqual([
+        { method: 'GET', url: `${server}/api/v1/namespaces/ns/configmaps/a?x=1`, status: 404, durationMs: 0 },
+      ]);
+
+      answer = () => undefined; // never answers
+      const failed = t
+        .request({ verb: 'create', method: 'POST', path: '/slow', body: {}, timeoutMs: 100 })
+        .catch(() => undefined);
+      await eventually(() => stub.requests.length === 2, 'the request to reach the server', 10_000);
+      await clock.advance(100);
+      await failed;
+      expect(events[1]).toEqual({
+        method: 'POST',
+        url: `${server}/slow`,
+        status: 0,
+        durationMs: 100,
+        error: expect.stringMatching(/no answer within 100 ms/),
+      });
     } finally {
       t.close();
     }

@@ -18,6 +18,17 @@ export interface TransportOptions {
   userAgent?: string;
   /** Paces the rate limit and times request and idle timeouts and durations. Default: the wall clock. */
   clock?: Clock;
+  /** Told of every request once it is answered (or not): what `oam -v` prints. Must not throw. */
+  onResponse?: (event: HttpEvent) => void;
+}
+
+/** One request as sent and answered: `status` 0 when no answer came (`error` says why). */
+export interface HttpEvent {
+  method: RequestSpec['method'];
+  url: string;
+  status: number;
+  durationMs: number;
+  error?: string;
 }
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -57,6 +68,7 @@ export class KubeTransport {
   private agent?: http.Agent;
   private readonly userAgent: string;
   private readonly clock: Clock;
+  private readonly onResponse?: (event: HttpEvent) => void;
 
   constructor(
     readonly kubeConfig: KubeConfig,
@@ -74,6 +86,7 @@ export class KubeTransport {
     this.registry = options.registry ?? new Registry();
     this.metrics = requestMetrics(this.registry);
     this.userAgent = options.userAgent ?? 'oam-runtime';
+    this.onResponse = options.onResponse;
   }
 
   /** Sends a request and parses the JSON answer; non-2xx answers throw a KubeApiError. */
@@ -88,12 +101,15 @@ export class KubeTransport {
       const text = await readBody(res);
       this.metrics.requests.inc({ verb: spec.verb, code: String(res.statusCode) });
       const code = res.statusCode ?? 0;
+      this.tell(spec, started, code);
       if (code < 200 || code > 299) throw KubeApiError.fromResponse(code, text, spec.method, spec.path);
       return (text ? JSON.parse(text) : undefined) as T;
     } catch (err) {
       if (err instanceof KubeApiError) throw err;
       this.metrics.requests.inc({ verb: spec.verb, code: '0' });
-      throw this.noAnswer(err, abort, spec, timeoutMs);
+      const failure = this.noAnswer(err, abort, spec, timeoutMs);
+      this.tell(spec, started, 0, failure.message);
+      throw failure;
     } finally {
       cleanup();
     }
@@ -107,17 +123,21 @@ export class KubeTransport {
    */
   async stream(spec: StreamSpec, onLine: (line: string) => void): Promise<StreamEnd> {
     const { req, abort, cleanup, disarm } = await this.open(spec, spec.timeoutMs ?? this.timeoutMs);
+    const started = this.clock.now();
     let res: http.IncomingMessage;
     try {
       res = await responseOf(req, undefined);
     } catch (err) {
       cleanup();
       this.metrics.requests.inc({ verb: spec.verb, code: '0' });
-      throw this.noAnswer(err, abort, spec, spec.timeoutMs ?? this.timeoutMs);
+      const failure = this.noAnswer(err, abort, spec, spec.timeoutMs ?? this.timeoutMs);
+      this.tell(spec, started, 0, failure.message);
+      throw failure;
     }
     disarm(); // the overall time limit covered connecting; from here on the idle timer guards the stream
     this.metrics.requests.inc({ verb: spec.verb, code: String(res.statusCode) });
     const code = res.statusCode ?? 0;
+    this.tell(spec, started, code);
     if (code < 200 || code > 299) {
       const text = await readBody(res).finally(cleanup);
       throw KubeApiError.fromResponse(code, text, spec.method, spec.path);
@@ -183,6 +203,23 @@ export class KubeTransport {
     this.agent?.destroy();
   }
 
+  private tell(spec: RequestSpec, started: number, status: number, error?: string): void {
+    this.onResponse?.({
+      method: spec.method,
+      url: this.urlOf(spec).href,
+      status,
+      durationMs: Math.max(0, this.clock.now() - started),
+      ...(error ? { error } : {}),
+    });
+  }
+
+  private urlOf(spec: RequestSpec): URL {
+    const url = new URL(this.server.href.replace(/\/$/, '') + spec.path);
+    for (const [k, v] of Object.entries(spec.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
+  }
+
   private async open(spec: RequestSpec, timeoutMs: number, payload?: string) {
     const waitMs = this.bucket.reserve();
     this.metrics.rateLimiterWait.observe({ verb: spec.verb }, waitMs / 1000);
@@ -230,9 +267,7 @@ export class KubeTransport {
           ? new http.Agent({ keepAlive: true })
           : new https.Agent({ keepAlive: true, ...tls });
     }
-    const url = new URL(this.server.href.replace(/\/$/, '') + spec.path);
-    for (const [k, v] of Object.entries(spec.query ?? {}))
-      if (v !== undefined) url.searchParams.set(k, String(v));
+    const url = this.urlOf(spec);
     const headers: Record<string, string> = {
       ...(opts.headers as Record<string, string>),
       Accept: 'application/json',

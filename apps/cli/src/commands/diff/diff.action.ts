@@ -9,7 +9,7 @@ import { UserError } from '../../output/user-error.js';
 import { isUnknownType, prepare, report, type PlannedObject, type Prepared } from '../up/prepare.js';
 import { FIELD_MANAGER, withClusterDefinitions } from '../up/up.action.js';
 import type { DiffFlags } from './index.js';
-import { diffLines, unifiedHunks } from './line-diff.js';
+import { unifiedHunks } from './unified-hunks.js';
 import { objectTexts } from './object-text.js';
 
 /** `kubectl diff`'s codes: 0 no changes, 1 changes, above 1 an error. */
@@ -192,7 +192,7 @@ async function getOrUndefined(
 /** Prints one object's diff (nothing when unchanged); true when it changed. */
 function printDiff(d: ObjectDiff): boolean {
   const [before, after] = objectTexts(d.before, d.after);
-  const hunks = unifiedHunks(diffLines(before, after));
+  const hunks = unifiedHunks(before, after);
   if (hunks.length === 0) return false;
   const pc = colorsFor(process.stdout);
   const lines = [

@@ -21,11 +21,12 @@ const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'images']);
  * subset of kustomize deploy/ uses (`resources` naming files or folders with
  * their own kustomization.yaml, `images` rewriting container images), in
  * listed order. Anything else in a kustomization is refused rather than
- * silently ignored. `image` replaces the controller's image (`oam install --image`).
+ * silently ignored. `image` replaces the image of every Deployment (the
+ * controller's and the API's run the same `oam` image: `oam install --image`).
  */
 export function readDeploy(dir: string, options: { image?: string } = {}): DeployObject[] {
   const objects = readKustomization(dir, dir);
-  if (options.image) setControllerImage(objects, options.image);
+  if (options.image) setImage(objects, options.image);
   return objects;
 }
 
@@ -55,13 +56,10 @@ function readKustomization(dir: string, root: string): DeployObject[] {
   return out;
 }
 
-function setControllerImage(objects: DeployObject[], image: string): void {
-  const deployment = objects.find(
-    (o) => o.object.kind === 'Deployment' && o.object.metadata?.name === 'oam-controller',
-  );
-  const container = deployment && containersOf([deployment])[0];
-  if (!container) throw new Error('deploy/ has no Deployment oam-controller to set the image of');
-  container.image = image;
+function setImage(objects: DeployObject[], image: string): void {
+  const containers = containersOf(objects.filter((o) => o.object.kind === 'Deployment'));
+  if (containers.length === 0) throw new Error('deploy/ has no Deployment to set the image of');
+  for (const c of containers) c.image = image;
 }
 
 interface Container {

@@ -10,15 +10,18 @@ export interface InstallFlags {
   local: boolean;
 }
 
-/** `oam install`: deploy/ (CRDs, RBAC, the controller's Deployment) onto the target cluster. */
+/** `oam install`: deploy/ (CRDs, RBAC, the controller's and the API's Deployments) onto the target cluster. */
 export function registerInstall(program: Command): void {
   const install = program
     .command('install')
     .description(
-      'install the OAM controller on a cluster: applies deploy/ (CRDs, RBAC, Deployment) and waits until it is available',
+      'install the OAM controller and REST API on a cluster: applies deploy/ (CRDs, RBAC, Deployments) and waits until they are available',
     )
-    .option('--image <ref>', "the controller's image (default: the one deploy/kustomization.yaml names)")
-    .option('--wait', 'wait until the controller Deployment is available (the default)', true)
+    .option(
+      '--image <ref>',
+      "the controller's and the API's image (default: the one deploy/kustomization.yaml names)",
+    )
+    .option('--wait', 'wait until the Deployments are available (the default)', true)
     .option('--no-wait', 'apply and return without waiting')
     .addOption(
       new Option('--timeout <duration>', 'how long to wait (e.g. 90s, 5m)')

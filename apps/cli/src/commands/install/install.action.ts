@@ -17,14 +17,14 @@ export const DEPLOYMENTS: ResourceKind = {
   kind: 'Deployment',
   namespaced: true,
 };
-export const CONTROLLER = { namespace: 'oam-system', name: 'oam-controller' };
 
 /** The kubebuilder annotation every KubeVela CRD carries and ours do not. */
 const KUBEBUILDER = 'controller-gen.kubebuilder.io/version';
 
 /**
  * target → read deploy/ → refuse over KubeVela → server-side dry run →
- * apply (as `oam-cli`) → wait for the controller Deployment to be available.
+ * apply (as `oam-cli`) → wait for every Deployment (the controller's, the
+ * API's) to be available.
  * Exit 0 installed, 1 bad input or the local plane, 2 not available within
  * --timeout, 3 cluster problems (unreachable, forbidden, KubeVela there).
  */
@@ -57,11 +57,12 @@ export async function runInstall(flags: InstallFlags): Promise<number> {
     );
     if (!flags.wait) {
       progress.say(
-        'not waiting (--no-wait): `kubectl -n oam-system rollout status deploy/oam-controller` shows it',
+        'not waiting (--no-wait): `kubectl -n oam-system rollout status deploy/oam-controller deploy/oam-api` shows it',
       );
       return EXIT.OK;
     }
-    return await waitAvailable(session, flags.timeout, progress);
+    const deployments = objects.filter((o) => o.kind === 'Deployment').map((o) => o.metadata!);
+    return await waitAvailable(session, deployments, flags.timeout, progress);
   } finally {
     progress.stop();
     session.close();
@@ -85,32 +86,47 @@ async function refuseOverKubeVela(session: Session, objects: KubeObject[]): Prom
   }
 }
 
-/** Until the Deployment's current generation is rolled out and Available; exit 2 on --timeout. */
-async function waitAvailable(session: Session, timeoutMs: number, progress: Progress): Promise<number> {
+/** Until each Deployment's current generation is rolled out and Available; exit 2 on --timeout. */
+async function waitAvailable(
+  session: Session,
+  wanted: { namespace?: string; name?: string }[],
+  timeoutMs: number,
+  progress: Progress,
+): Promise<number> {
   const deployments = new ResourceClient(session.transport, DEPLOYMENTS);
-  let last = 'not observed yet';
+  const last = new Map(wanted.map((d) => [d.name!, 'not observed yet']));
+  let waitingFor = wanted[0];
   try {
     await eventually(
       async () => {
-        const d = await session.call(() => deployments.get(CONTROLLER.namespace, CONTROLLER.name));
-        const { ready, message } = availability(d);
-        if (message !== last) progress.update([{ key: 'controller', text: `controller: ${message}` }]);
-        last = message;
-        return ready;
+        for (const w of wanted) {
+          const d = await session.call(() => deployments.get(w.namespace, w.name!));
+          const { ready, message } = availability(d);
+          if (message !== last.get(w.name!))
+            progress.update([{ key: w.name!, text: `${w.name}: ${message}` }]);
+          last.set(w.name!, message);
+          if (!ready) {
+            waitingFor = w;
+            return false;
+          }
+        }
+        return true;
       },
-      'the controller to be available',
+      'the Deployments to be available',
       { timeoutMs, intervalMs: 500 },
     );
   } catch (err) {
     if (err instanceof UserError) throw err;
     progress.stop();
+    const { namespace, name } = waitingFor;
     process.stderr.write(
-      `error: the controller Deployment ${CONTROLLER.namespace}/${CONTROLLER.name} is not available after ${Math.round(timeoutMs / 1000)} s: ${last}; \`kubectl -n oam-system describe deploy/oam-controller\` and its pods' events say why (often: the image cannot be pulled; pass --image)\n`,
+      `error: Deployment ${namespace}/${name} is not available after ${Math.round(timeoutMs / 1000)} s: ${last.get(name!)}; \`kubectl -n ${namespace} describe deploy/${name}\` and its pods' events say why (often: the image cannot be pulled; pass --image)\n`,
     );
     return EXIT.UNHEALTHY;
   }
   progress.stop();
-  progress.say(`✓ oam controller installed and available (${last}) on ${session.label}`);
+  const figures = wanted.map((w) => `${w.name} ${last.get(w.name!)}`).join(', ');
+  progress.say(`✓ oam installed and available (${figures}) on ${session.label}`);
   return EXIT.OK;
 }
 

@@ -8,6 +8,7 @@ import {
   renderObjects,
   RenderError,
   DEFAULT_YAML_LIMITS,
+  type ClusterInfo,
   type OamObject,
   type RenderedApp,
   type SourceFile,
@@ -61,6 +62,8 @@ export async function prepare(
     strict: boolean;
     /** Definitions read from the target cluster: after the inputs' own, before the built-ins. */
     clusterDefinitions?: readonly Definition[];
+    /** The target's version (`context.clusterVersion`); before connecting, the fixed default. */
+    cluster?: ClusterInfo;
   },
 ): Promise<Prepared> {
   const parsed: OamObject[] = [];
@@ -106,6 +109,7 @@ export async function prepare(
       builtins: [...(options.clusterDefinitions ?? []), ...builtins],
       strict: options.strict,
       defaultNamespace,
+      cluster: options.cluster,
     });
     if (result.errors.length > 0)
       return { planned: [], errors: result.errors, warnings: result.warnings, namespaces, rendered: [] };

@@ -1,6 +1,12 @@
 import type { Definition } from '#api';
 import type { KubeObject } from '#kube-core';
-import type { SourceFile } from '#renderer';
+import {
+  clusterVersionOf,
+  DEFAULT_CLUSTER,
+  type ClusterInfo,
+  type ClusterVersion,
+  type SourceFile,
+} from '#renderer';
 import { isNotFound, NAMESPACES, NoKindMatchError } from '#runtime';
 import { HEARTBEAT, isAlive, readHeartbeat } from '../../cluster/heartbeat.js';
 import { connect, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
@@ -193,8 +199,9 @@ async function applyAll(session: Session, plan: PlannedObject[], progress: Progr
 }
 
 /**
- * When only unknown types stand in the way, prepares again with the
- * definitions the target has (as the controller will resolve them).
+ * After connecting: when only unknown types stand in the way, prepares again with the
+ * definitions the target has (as the controller will resolve them); and for the target's
+ * Kubernetes version (`context.clusterVersion`), as the controller will render.
  */
 export async function withClusterDefinitions(
   session: Session,
@@ -202,9 +209,15 @@ export async function withClusterDefinitions(
   options: Parameters<typeof prepare>[1],
   prepared: Prepared,
 ): Promise<Prepared> {
-  if (prepared.errors.length === 0) return prepared;
+  const cluster = targetCluster(session);
+  if (prepared.errors.length === 0)
+    // Rendered offline for the default version: again for the target's when its major.minor
+    // differs (what templates branch on; a second render costs about half a second).
+    return sameMinor(cluster.version, DEFAULT_CLUSTER.version)
+      ? prepared
+      : prepare(files, { ...options, cluster });
   const clusterDefinitions = await readClusterDefinitions(session, prepared.namespaces);
-  return prepare(files, { ...options, clusterDefinitions });
+  return prepare(files, { ...options, clusterDefinitions, cluster });
 }
 
 /**
@@ -230,4 +243,15 @@ async function readClusterDefinitions(session: Session, namespaces: string[]): P
     }
   }
   return found;
+}
+
+/** The cluster templates render for: the target's `/version`, else the fixed default. */
+function targetCluster(session: Session): ClusterInfo {
+  return session.version
+    ? { ...DEFAULT_CLUSTER, version: clusterVersionOf(session.version) }
+    : DEFAULT_CLUSTER;
+}
+
+function sameMinor(a: ClusterVersion, b: ClusterVersion): boolean {
+  return a.major === b.major && a.minor === b.minor;
 }

@@ -235,6 +235,25 @@ describe('CUE v0.14 module', () => {
     }
   });
 
+  it('marks a struct-valued field required exactly when CUE needs it given', async () => {
+    const source = `parameter: {
+  cpu: {type: string}
+  tuned: {a?: int, b: *1 | int}
+  ports: [...{port: int}]
+  opt?: {type: string}
+}
+output: {apiVersion: "v1", kind: "ConfigMap"}
+`;
+    expect((await pool.schema(source)).required).toEqual(['cpu']);
+    // CUE agrees: only cpu missing is an error.
+    const vet = await pool.vet(source, {});
+    expect(vet.valid).toBe(false);
+    expect(new Set(vet.errors.map((e) => e.path.split('.').slice(0, 2).join('.')))).toEqual(
+      new Set(['parameter.cpu']),
+    );
+    expect((await pool.vet(source, { cpu: { type: 'x' } })).valid).toBe(true);
+  });
+
   it("exports CUE's own OpenAPI document, or an error (never a panic) where the generator refuses", async () => {
     const doc = await pool.openapi(WEBSERVICE);
     const schema = doc.components.schemas.parameter;

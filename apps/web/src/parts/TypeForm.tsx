@@ -1,0 +1,50 @@
+import Form from '@rjsf/core';
+import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
+import validator from '@rjsf/validator-ajv8';
+import { ObjectTemplate } from './ObjectTemplate';
+
+const UI = { 'ui:submitButtonOptions': { norender: true } };
+const TEMPLATES = { ObjectFieldTemplate: ObjectTemplate };
+// Only what the user enters goes into the Application: the definition applies its own defaults.
+const DEFAULTS = { emptyObjectFields: 'skipDefaults', arrayMinItems: { populate: 'never' } } as const;
+
+/**
+ * A type's parameters as a form generated from its JSON Schema
+ * (react-jsonschema-form). Errors come from the API's Preview/Deploy (422),
+ * each at its field; the API, which renders, is the judge of validity.
+ */
+export function TypeForm({
+  id,
+  schema,
+  value,
+  onChange,
+  errors,
+  label,
+}: {
+  id: string;
+  schema: Record<string, unknown>;
+  value: Record<string, unknown>;
+  onChange: (value: Record<string, unknown>) => void;
+  errors?: ErrorSchema;
+  label: string;
+}) {
+  const { $schema: _drop, ...rest } = schema;
+  return (
+    <div className="rjsf" role="group" aria-label={label}>
+      <Form
+        tagName="div"
+        idPrefix={id}
+        schema={rest as RJSFSchema}
+        formData={value}
+        validator={validator}
+        uiSchema={UI}
+        templates={TEMPLATES}
+        experimental_defaultFormStateBehavior={DEFAULTS}
+        extraErrors={errors}
+        showErrorList={false}
+        noHtml5Validate
+        onChange={(e) => onChange((e.formData ?? {}) as Record<string, unknown>)}
+      />
+    </div>
+  );
+}
