@@ -7,9 +7,10 @@ export default {
   extensionsToTreatAsEsm: ['.ts'],
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
-  testPathIgnorePatterns: ["/node_modules/", "/dist/", "/test/real-cluster/"],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/real-cluster/'],
   moduleNameMapper: {
     '^#(api|renderer|kube-server|runtime|kube-core|definitions)$': '<rootDir>/libs/$1/src/index.ts',
+    '^#renderer-early$': '<rootDir>/libs/renderer/src/early.ts',
     '^#controller$': '<rootDir>/apps/controller/src/index.ts',
     '^#api-server$': '<rootDir>/apps/api/src/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

@@ -14,6 +14,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   runtime: async () => (await import('./runtime/runtime.bench.js')).suite,
   controller: async () => (await import('./controller/controller.bench.js')).suite,
   api: async () => (await import('./api/api.bench.js')).suite,
+  cli: async () => (await import('./cli/cli.bench.js')).suite,
 };
 
 async function main(): Promise<void> {

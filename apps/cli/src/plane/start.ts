@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { eventually } from '#kube-core';
 import { EXIT } from '../output/exit-codes.js';
+import { ensureLayout } from './layout.js';
 import { UserError } from '../output/user-error.js';
 import {
   ensureWritableDir,
@@ -47,6 +48,7 @@ export async function ensurePlane(
   if (state.state === 'running') return { record: state.record, started: false };
   const home = oamHome();
   ensureWritableDir(home);
+  for (const line of ensureLayout(home)) options.say(line);
   // Two `oam up` at once must not start two planes on one state directory: one starts, the other waits.
   const lock = join(home, 'plane.lock');
   const timeoutMs = options.timeoutMs ?? 90_000;

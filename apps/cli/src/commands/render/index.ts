@@ -38,6 +38,8 @@ export function registerRender(program: Command): void {
       ).argParser(parseDuration),
     )
     .action(async (flags: RenderFlags) => {
+      // The CUE worker loads while the renderer's modules do (about 0.15 s sooner).
+      (await import('#renderer-early')).startCueWorker();
       const { runRender } = await import('./render.action.js');
       process.exitCode = await runRender(flags);
     });

@@ -11,6 +11,7 @@ import {
   staleMessage,
   writePlane,
 } from '../../plane/plane.js';
+import { ensureLayout } from '../../plane/layout.js';
 import { cliVersion } from '../../version.js';
 import type { ServerFlags } from './index.js';
 import type { LocalApi } from './local-api.js';
@@ -32,6 +33,7 @@ export async function runServer(flags: ServerFlags): Promise<number> {
     throw new UserError(
       `a local plane is already running (pid ${existing.record.pid}, ${existing.record.apiServer}); stop it with \`oam server stop\` first`,
     );
+  for (const line of ensureLayout()) process.stderr.write(`${line}\n`);
   if (existing.state === 'stale') {
     process.stderr.write(`${staleMessage(existing.record)}\n`);
     removeStalePlane();

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Clock } from '#kube-core';
 import { WorkerPool } from '../../worker-pool.js';
+import { CUE14_WORKER_FILE, takeEarlyCueWorker } from './early-worker.js';
 
 /**
  * CUE v0.14.1 (KubeVela's version, our own WebAssembly build in
@@ -68,7 +69,7 @@ export interface Cue14PoolOptions {
   onWorker?: (worker: Worker) => void;
 }
 
-export const CUE14_WORKER_FILE = new URL('./cue14.worker.mjs', import.meta.url);
+export { CUE14_WORKER_FILE };
 
 export interface Cue14Pool {
   version(): Promise<{ cue: string; go: string }>;
@@ -105,7 +106,9 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
   const pool = new WorkerPool<Cue14Task, unknown>({
     size: options.size ?? Math.max(1, Math.min(2, availableParallelism())),
     createWorker: () => {
-      const worker = new Worker(CUE14_WORKER_FILE, options.workerOptions);
+      const worker =
+        (options.workerOptions ? undefined : takeEarlyCueWorker()) ??
+        new Worker(CUE14_WORKER_FILE, options.workerOptions);
       options.onWorker?.(worker);
       return worker;
     },
