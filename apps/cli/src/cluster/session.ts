@@ -60,6 +60,8 @@ export interface ConnectOptions {
   /** Start the local plane when it is the target and none runs (`oam up`); otherwise say how. */
   startPlane: boolean;
   say: (line: string) => void;
+  /** What is going on meanwhile (a terminal's spinner); undefined when it is over. */
+  activity?: (text: string | undefined) => void;
 }
 
 /** The "→ …" line every command prints first. */
@@ -99,7 +101,7 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
   }
   let record;
   if (options.startPlane) {
-    const ensured = await ensurePlane({ say: options.say });
+    const ensured = await ensurePlane({ say: options.say, activity: options.activity });
     record = ensured.record;
     if (ensured.started) options.say(`local plane ready at ${record.apiServer}`);
   } else {

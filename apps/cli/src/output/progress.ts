@@ -50,6 +50,17 @@ export class Progress {
     }
   }
 
+  /**
+   * What is going on between permanent lines (rendering, starting the plane):
+   * on a terminal the spinner with `text`, so the screen never looks stuck;
+   * nothing in a pipe. Undefined clears it.
+   */
+  activity(text: string | undefined): void {
+    if (!this.live) return;
+    if (text === undefined) return this.stop();
+    this.update([{ key: 'activity', text }]);
+  }
+
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;

@@ -33,6 +33,8 @@ export interface EnsurePlaneOptions {
   say: (line: string) => void;
   /** How long a cold start may take (certificates, CRDs, built-in definitions). */
   timeoutMs?: number;
+  /** Told what is being waited for (a terminal's spinner), and undefined when the wait is over. */
+  activity?: (text: string | undefined) => void;
 }
 
 /**
@@ -116,6 +118,7 @@ async function startPlane(
   child.on('error', () => (exited = -1));
   child.unref();
   options.say(`starting the local plane in the background (logs: ${log})`);
+  options.activity?.('starting the local plane: API server, CRDs, controller');
   try {
     const record = await eventually(
       () => {
@@ -126,8 +129,10 @@ async function startPlane(
       'the local plane to start',
       { timeoutMs: options.timeoutMs ?? 90_000, intervalMs: 100 },
     );
+    options.activity?.(undefined);
     return { record, started: true };
   } catch (err) {
+    options.activity?.(undefined);
     if (child.pid && exited === undefined && isAlive(child.pid)) child.kill('SIGTERM');
     const tail = lastError(log, logStart);
     const why =

@@ -41,14 +41,20 @@ export async function runUp(flags: UpFlags): Promise<number> {
     defaultNamespace: namespaceFor(choice, flags.namespace),
     strict: flags.strict,
   };
+  progress.activity('validating and rendering locally');
   let prepared = await prepare(files, options);
+  progress.activity(undefined);
   // Only a type the cluster may define is worth connecting for; anything else is exit 1 before that.
   if (prepared.errors.length > 0 && !prepared.errors.every(isUnknownType)) {
     report(prepared);
     return EXIT.INVALID;
   }
 
-  const session = await connect(choice, { startPlane: true, say: (l) => progress.say(l) });
+  const session = await connect(choice, {
+    startPlane: true,
+    say: (l) => progress.say(l),
+    activity: (text) => progress.activity(text),
+  });
   try {
     prepared = await withClusterDefinitions(session, files, options, prepared);
     report(prepared);
