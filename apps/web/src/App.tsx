@@ -5,6 +5,8 @@ import { SignIn } from './pages/SignIn';
 import { Catalog } from './pages/Catalog';
 import { TypePage } from './pages/TypePage';
 import { CreatePage, EditPage } from './pages/Compose';
+import { AppList } from './pages/AppList';
+import { AppPage } from './pages/AppPage';
 
 function useSession() {
   const token = useSyncExternalStore(session.subscribe, session.token);
@@ -40,6 +42,8 @@ function Page({ namespace }: { namespace: string }) {
       <CreatePage key={query.get('type') ?? ''} namespace={namespace} type={query.get('type') ?? undefined} />
     );
   if (first === 'apps' && second && third === 'edit') return <EditPage namespace={namespace} name={second} />;
+  if (first === 'apps' && second) return <AppPage key={second} namespace={namespace} name={second} />;
+  if (first === 'apps') return <AppList namespace={namespace} />;
   if (first === 'types' && (second === 'component' || second === 'trait') && third)
     return <TypePage kind={second} name={third} namespace={namespace} />;
   return <Catalog namespace={namespace} />;

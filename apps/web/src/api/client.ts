@@ -92,6 +92,7 @@ export async function watch(
   params: { namespace: string; name?: string },
   onEvent: (event: WatchEvent) => void,
   signal: AbortSignal,
+  onOpen?: () => void,
 ): Promise<void> {
   const url = path
     .replace('{namespace}', encodeURIComponent(params.namespace))
@@ -107,6 +108,7 @@ export async function watch(
     throw unreachable(err);
   }
   if (!res.ok || !res.body) throw await failure(res, await res.json().catch(() => undefined));
+  onOpen?.();
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   try {

@@ -1095,6 +1095,13 @@ export interface operations {
                             revision?: number;
                             timedOut?: boolean;
                         }[];
+                        joined?: {
+                            /** @enum {string} */
+                            kind: "Component" | "Trait";
+                            name: string;
+                            generation?: number;
+                            pinned?: boolean;
+                        }[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -1427,6 +1434,13 @@ export interface operations {
                             revision?: number;
                             timedOut?: boolean;
                         }[];
+                        joined?: {
+                            /** @enum {string} */
+                            kind: "Component" | "Trait";
+                            name: string;
+                            generation?: number;
+                            pinned?: boolean;
+                        }[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -1562,6 +1576,13 @@ export interface operations {
                                 since: string;
                                 revision?: number;
                                 timedOut?: boolean;
+                            }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -1879,6 +1900,13 @@ export interface operations {
                                 revision?: number;
                                 timedOut?: boolean;
                             }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -2058,6 +2086,13 @@ export interface operations {
                             revision?: number;
                             timedOut?: boolean;
                         }[];
+                        joined?: {
+                            /** @enum {string} */
+                            kind: "Component" | "Trait";
+                            name: string;
+                            generation?: number;
+                            pinned?: boolean;
+                        }[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -2193,6 +2228,13 @@ export interface operations {
                                 since: string;
                                 revision?: number;
                                 timedOut?: boolean;
+                            }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -2406,6 +2448,13 @@ export interface operations {
                                 revision?: number;
                                 timedOut?: boolean;
                             }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -2596,6 +2645,13 @@ export interface operations {
                                 since: string;
                                 revision?: number;
                                 timedOut?: boolean;
+                            }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -3158,6 +3214,13 @@ export interface operations {
                             revision?: number;
                             timedOut?: boolean;
                         }[];
+                        joined?: {
+                            /** @enum {string} */
+                            kind: "Component" | "Trait";
+                            name: string;
+                            generation?: number;
+                            pinned?: boolean;
+                        }[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -3468,6 +3531,13 @@ export interface operations {
                                 revision?: number;
                                 timedOut?: boolean;
                             }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -3643,6 +3713,13 @@ export interface operations {
                                     revision?: number;
                                     timedOut?: boolean;
                                 }[];
+                                joined?: {
+                                    /** @enum {string} */
+                                    kind: "Component" | "Trait";
+                                    name: string;
+                                    generation?: number;
+                                    pinned?: boolean;
+                                }[];
                             } & {
                                 [key: string]: unknown;
                             };
@@ -3785,6 +3862,13 @@ export interface operations {
                             revision?: number;
                             timedOut?: boolean;
                         }[];
+                        joined?: {
+                            /** @enum {string} */
+                            kind: "Component" | "Trait";
+                            name: string;
+                            generation?: number;
+                            pinned?: boolean;
+                        }[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -3883,6 +3967,13 @@ export interface operations {
                                 since: string;
                                 revision?: number;
                                 timedOut?: boolean;
+                            }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -4059,6 +4150,13 @@ export interface operations {
                                 revision?: number;
                                 timedOut?: boolean;
                             }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -4201,6 +4299,13 @@ export interface operations {
                             revision?: number;
                             timedOut?: boolean;
                         }[];
+                        joined?: {
+                            /** @enum {string} */
+                            kind: "Component" | "Trait";
+                            name: string;
+                            generation?: number;
+                            pinned?: boolean;
+                        }[];
                     } & {
                         [key: string]: unknown;
                     };
@@ -4299,6 +4404,13 @@ export interface operations {
                                 since: string;
                                 revision?: number;
                                 timedOut?: boolean;
+                            }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -4475,6 +4587,13 @@ export interface operations {
                                 revision?: number;
                                 timedOut?: boolean;
                             }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
+                            }[];
                         } & {
                             [key: string]: unknown;
                         };
@@ -4628,6 +4747,13 @@ export interface operations {
                                 since: string;
                                 revision?: number;
                                 timedOut?: boolean;
+                            }[];
+                            joined?: {
+                                /** @enum {string} */
+                                kind: "Component" | "Trait";
+                                name: string;
+                                generation?: number;
+                                pinned?: boolean;
                             }[];
                         } & {
                             [key: string]: unknown;

@@ -1,10 +1,28 @@
+import { useMemo } from 'react';
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
 import validator from '@rjsf/validator-ajv8';
+import { MultiSchemaTemplate } from './MultiSchemaTemplate';
 import { ObjectTemplate } from './ObjectTemplate';
 
 const UI = { 'ui:submitButtonOptions': { norender: true } };
-const TEMPLATES = { ObjectFieldTemplate: ObjectTemplate };
+const TEMPLATES = { ObjectFieldTemplate: ObjectTemplate, MultiSchemaFieldTemplate: MultiSchemaTemplate };
+
+/** Names the alternatives of anyOf/oneOf by their type ("integer", "string") instead of rjsf's "Option 1". */
+function titled(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(titled);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    out[k] =
+      (k === 'anyOf' || k === 'oneOf') && Array.isArray(v)
+        ? v.map((alt: Record<string, unknown>) =>
+            titled(alt && !alt.title && typeof alt.type === 'string' ? { ...alt, title: alt.type } : alt),
+          )
+        : titled(v);
+  }
+  return out;
+}
 // Only what the user enters goes into the Application: the definition applies its own defaults.
 const DEFAULTS = { emptyObjectFields: 'skipDefaults', arrayMinItems: { populate: 'never' } } as const;
 
@@ -29,12 +47,13 @@ export function TypeForm({
   label: string;
 }) {
   const { $schema: _drop, ...rest } = schema;
+  const prepared = useMemo(() => titled(rest) as RJSFSchema, [schema]);
   return (
     <div className="rjsf" role="group" aria-label={label}>
       <Form
         tagName="div"
         idPrefix={id}
-        schema={rest as RJSFSchema}
+        schema={prepared}
         formData={value}
         validator={validator}
         uiSchema={UI}

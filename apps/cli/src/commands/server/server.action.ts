@@ -84,6 +84,7 @@ export async function runServer(flags: ServerFlags): Promise<number> {
       const { startLocalApi } = await import('./local-api.js');
       api = await startLocalApi(server.kubeConfig, flags);
       process.stdout.write(`oam REST API on ${api.url} (bearer token in ${api.tokensFile})\n`);
+      process.stdout.write(`oam web catalog on ${api.url}/ui/ (sign in with that token)\n`);
     } else if (flags.api)
       process.stdout.write('REST API not started: it needs the controller (--no-controller)\n');
   } catch (err) {

@@ -37,6 +37,7 @@ export async function runServerStatus(flags: { output: 'text' | 'json' }): Promi
         'REST API',
         record.api ? `${record.api.url} (bearer token in ${record.api.tokensFile})` : 'not running',
       ],
+      ['web catalog', record.api ? `${record.api.url}/ui/` : 'not running'],
       ['workloads', record.simulatedWorkloads ? 'simulated (no containers run)' : 'not simulated'],
       ['version', record.version],
       ['started', record.startedAt],
