@@ -9,6 +9,8 @@ export interface BenchResult {
 export interface BenchSuite {
   name: string;
   run(): Promise<BenchResult[]>;
+  /** Set by run() when its options make another set of figures: bench/results/<resultsName>.json. */
+  resultsName?: string;
 }
 
 /** Median of a sample (the benchmarks report medians: these machines are shared and noisy). */

@@ -24,6 +24,12 @@ export interface ListQuery {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: string;
+  /**
+   * In-process callers only (the workload simulator): keeps the stored
+   * objects it accepts, judged before they are converted for the response, so
+   * a sync that wants one owner's Pods does not convert every Pod there.
+   */
+  where?: (stored: StoredObject) => boolean;
 }
 
 export interface ListResult {
@@ -86,7 +92,9 @@ export class ObjectReader {
   list(info: ResourceInfo, namespace: string | undefined, q: ListQuery): ListResult {
     const store = this.core.store;
     const current = store.currentRv();
-    const filter = compileFilter(info, q.labelSelector, q.fieldSelector);
+    const selected = compileFilter(info, q.labelSelector, q.fieldSelector);
+    const where = q.where;
+    const filter = where ? (o: StoredObject) => where(o) && selected(o) : selected;
     let atRv = current;
     let start = '';
     if (q.continue) {

@@ -55,7 +55,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
   const spec = (cj.spec ?? {}) as Obj;
   const status: Obj = { ...((cj.status ?? {}) as Obj) };
   const now = sim.now();
-  const jobs = listObjs(sim, GVR.jobs, namespace).filter((j) => isControlledBy(j, cj.metadata.uid as string));
+  const jobs = listObjs(sim, GVR.jobs, namespace, (j) => isControlledBy(j, cj.metadata.uid as string));
   const byUid = new Map(jobs.map((j) => [j.metadata.uid, j]));
 
   // The active list: finished or vanished jobs leave it; unfinished children we own are listed.

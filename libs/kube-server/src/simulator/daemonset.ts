@@ -10,9 +10,9 @@ import { fitsNode, type NodeInfo } from './kubelet.js';
 import { isPodActive, isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, truncateHistory } from './revisions.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { deleteObj, getObj, writeStatus } from './objects.js';
 import { omitZero, parseTime } from './values.js';
-import { claim } from './ownership.js';
+import { claimInNamespace } from './ownership.js';
 
 export const DAEMONSET = 'daemonset';
 const COMPONENT = 'daemonset-controller';
@@ -54,7 +54,7 @@ export function reconcileDaemonSet(sim: Sim, node: NodeInfo, namespace: string, 
   const spec = (ds.spec ?? {}) as Obj;
   const revisions = syncRevisions(sim, ds, GVR.daemonsets);
   const hash = revisions.hash;
-  const pods = claim(sim, GVR.pods, ds, listObjs(sim, GVR.pods, namespace));
+  const pods = claimInNamespace(sim, GVR.pods, ds);
   const shouldRun = fitsNode((spec.template?.spec ?? {}) as Obj, node);
   const deletePod = (pod: StoredObject) => {
     deleteObj(sim, GVR.pods, pod);
@@ -98,7 +98,7 @@ export function reconcileDaemonSet(sim: Sim, node: NodeInfo, namespace: string, 
     if (old) deletePod(old);
   }
 
-  const live = claim(sim, GVR.pods, ds, listObjs(sim, GVR.pods, namespace)).filter(isPodActive);
+  const live = claimInNamespace(sim, GVR.pods, ds).filter(isPodActive);
   const now = sim.now();
   const minReadySeconds = (spec.minReadySeconds as number | undefined) ?? 0;
   const scheduled = live.length > 0 ? 1 : 0;

@@ -33,7 +33,7 @@ import {
 import { isPodActive } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { getObj, listObjs } from './objects.js';
-import { claim } from './ownership.js';
+import { claimInNamespace } from './ownership.js';
 
 export { HASH_LABEL, REVISION, equalIgnoreHash } from './deployment-revisions.js';
 
@@ -48,8 +48,7 @@ export function reconcileDeployment(sim: Sim, namespace: string, name: string): 
 /** One sync of one deployment: picks the path (deleting, paused, scaling, Recreate, RollingUpdate) and the status to write. */
 class DeploymentSync extends DeploymentReplicaSets {
   run(): void {
-    const all = listObjs(this.sim, GVR.replicasets, this.d.metadata.namespace as string);
-    this.rsList = claim(this.sim, GVR.replicasets, this.d, all).sort(byCreation);
+    this.rsList = claimInNamespace(this.sim, GVR.replicasets, this.d).sort(byCreation);
     if (this.d.metadata.deletionTimestamp) {
       this.resolveReplicaSets(false);
       return this.syncStatus();
@@ -132,9 +131,8 @@ class DeploymentSync extends DeploymentReplicaSets {
   private oldPodsRunning(): boolean {
     if (sum(this.oldRSs, (rs) => statusNum(rs, 'replicas')) > 0) return true;
     const oldUids = new Set(this.oldRSs.map((rs) => rs.metadata.uid));
-    return listObjs(this.sim, GVR.pods, this.d.metadata.namespace as string).some(
-      (p) => oldUids.has(controllerOf(p)?.uid) && isPodActive(p),
-    );
+    const old = (p: StoredObject) => oldUids.has(controllerOf(p)?.uid) && isPodActive(p);
+    return listObjs(this.sim, GVR.pods, this.d.metadata.namespace as string, old).length > 0;
   }
 
   /** isScalingEvent: an active ReplicaSet was sized for a different spec.replicas. */

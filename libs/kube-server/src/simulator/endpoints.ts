@@ -116,7 +116,7 @@ export class EndpointsController {
       this.members.delete(`${namespace}/${name}`);
       return;
     }
-    const pods = listObjs(this.sim, GVR.pods, namespace).filter((p) => matches(selector, p.metadata.labels));
+    const pods = listObjs(this.sim, GVR.pods, namespace, (p) => matches(selector, p.metadata.labels));
     this.members.set(`${namespace}/${name}`, new Set(pods.map((p) => p.metadata.name as string)));
     if (served(this.sim, GVR.endpoints)) this.syncEndpoints(svc, pods);
     if (served(this.sim, GVR.endpointslices)) syncEndpointSlices(this.sim, svc, pods);

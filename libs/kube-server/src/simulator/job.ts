@@ -9,9 +9,9 @@
 import { type StoredObject } from '#kube-core';
 import { isPodActive, isPodReady, phaseOf, podFromTemplate } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { deleteObj, getObj, writeStatus } from './objects.js';
 import { findCondition, parseTime, timestamp, type Condition } from './values.js';
-import { claim } from './ownership.js';
+import { claimInNamespace } from './ownership.js';
 
 export const JOB = 'job';
 const COMPONENT = 'job-controller';
@@ -84,7 +84,7 @@ export function reconcileJob(sim: Sim, namespace: string, name: string): void {
   const old = (job.status ?? {}) as Obj;
   const status: Obj = { ...old };
   let conditions = [...((old.conditions as Condition[] | undefined) ?? [])];
-  const pods = claim(sim, GVR.pods, job, listObjs(sim, GVR.pods, namespace));
+  const pods = claimInNamespace(sim, GVR.pods, job);
   let active = pods.filter(isPodActive);
   const indexed = spec.completionMode === 'Indexed';
   const completions = spec.completions as number | null | undefined;

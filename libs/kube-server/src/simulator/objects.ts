@@ -13,8 +13,18 @@ export function getObj(
   return obj ? deepCopy(obj) : undefined;
 }
 
-export function listObjs(sim: Sim, gvr: GroupVersionResource, namespace: string): StoredObject[] {
-  return sim.api.list(gvr, namespace || undefined).map((o) => deepCopy(o));
+/**
+ * Copies of the objects of a namespace (all namespaces for '') that `keep`
+ * selects. `keep` reads the stored objects, so only the kept ones are copied:
+ * a sync that needs one owner's few Pods does not copy every Pod there.
+ */
+export function listObjs(
+  sim: Sim,
+  gvr: GroupVersionResource,
+  namespace: string,
+  keep?: (stored: StoredObject) => boolean,
+): StoredObject[] {
+  return sim.api.list(gvr, namespace || undefined, { where: keep }).map((o) => deepCopy(o));
 }
 
 /**

@@ -12,12 +12,23 @@ import {
   ownerReferenceTo,
   type StoredObject,
 } from '#kube-core';
-import { writeObj } from './objects.js';
+import { listObjs, writeObj } from './objects.js';
 import type { Obj, Sim } from './sim.js';
 
 /** The controller reference a simulated controller puts on what it creates or adopts. */
 export const controllerRef = (owner: StoredObject): OwnerReference =>
   ownerReferenceTo(owner, { controller: true, blockOwnerDeletion: true });
+
+/** Whether `claim` keeps `obj`: `owner` controls it, or it is an orphan `owner`'s selector may adopt. */
+export function claimable(owner: StoredObject): (obj: StoredObject) => boolean {
+  const selector = (owner.spec as Obj | undefined)?.selector as LabelSelector | undefined;
+  return (obj) => {
+    const ref = controllerOf(obj);
+    if (ref) return ref.uid === owner.metadata.uid;
+    if (owner.metadata.deletionTimestamp || obj.metadata.deletionTimestamp) return false;
+    return labelSelectorMatches(selector, obj.metadata.labels);
+  };
+}
 
 /**
  * The controller's claim on dependents (controller_ref_manager.go): objects it
@@ -30,19 +41,22 @@ export function claim(
   owner: StoredObject,
   candidates: StoredObject[],
 ): StoredObject[] {
-  const selector = (owner.spec as Obj | undefined)?.selector as LabelSelector | undefined;
+  const mayClaim = claimable(owner);
   const owned: StoredObject[] = [];
   for (const obj of candidates) {
-    const ref = controllerOf(obj);
-    if (ref) {
-      if (ref.uid === owner.metadata.uid) owned.push(obj);
+    if (!mayClaim(obj)) continue;
+    if (controllerOf(obj)) {
+      owned.push(obj);
       continue;
     }
-    if (owner.metadata.deletionTimestamp || obj.metadata.deletionTimestamp) continue;
-    if (!labelSelectorMatches(selector, obj.metadata.labels)) continue;
     const adopted = deepCopy(obj);
     adopted.metadata.ownerReferences = [...(adopted.metadata.ownerReferences ?? []), controllerRef(owner)];
     owned.push(writeObj(sim, gvr, adopted));
   }
   return owned;
+}
+
+/** `claim` over the owner's namespace, copying only what it may claim. */
+export function claimInNamespace(sim: Sim, gvr: GroupVersionResource, owner: StoredObject): StoredObject[] {
+  return claim(sim, gvr, owner, listObjs(sim, gvr, owner.metadata.namespace ?? '', claimable(owner)));
 }

@@ -14,10 +14,10 @@ import {
   untilAvailable,
 } from './pods.js';
 import { GVR, errorMessage, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { deleteObj, getObj, writeStatus } from './objects.js';
 import { omitZero, timestamp, type Condition } from './values.js';
 import { labelSelectorMatches } from '#kube-core';
-import { claim } from './ownership.js';
+import { claimInNamespace } from './ownership.js';
 
 export const REPLICASET = 'replicaset';
 const COMPONENT = 'replicaset-controller';
@@ -26,7 +26,7 @@ export function reconcileReplicaSet(sim: Sim, namespace: string, name: string): 
   const rs = getObj(sim, GVR.replicasets, namespace, name);
   if (!rs) return;
   const spec = (rs.spec ?? {}) as Obj;
-  const pods = claim(sim, GVR.pods, rs, listObjs(sim, GVR.pods, namespace));
+  const pods = claimInNamespace(sim, GVR.pods, rs);
   let active = pods.filter(isPodActive);
   let failure: { message: string; err: unknown } | undefined;
 

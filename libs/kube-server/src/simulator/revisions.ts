@@ -7,9 +7,9 @@
 import { deepCopy, isControlledBy, semanticEqual, semanticValue, type StoredObject } from '#kube-core';
 import { computeHash } from './hash.js';
 import { GVR, statusCode, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, listObjs, writeObj, writeStatus } from './objects.js';
+import { deleteObj, getObj, writeObj, writeStatus } from './objects.js';
 
-import { claim } from './ownership.js';
+import { claimInNamespace } from './ownership.js';
 
 export const REVISION_HASH_LABEL = 'controller.kubernetes.io/hash';
 
@@ -39,7 +39,7 @@ export function templateOf(revision: StoredObject): Obj {
 export function syncRevisions(sim: Sim, owner: StoredObject, ownerGvr: typeof GVR.statefulsets): Revisions {
   const ns = owner.metadata.namespace as string;
   const spec = (owner.spec ?? {}) as Obj;
-  const all = claim(sim, GVR.controllerrevisions, owner, listObjs(sim, GVR.controllerrevisions, ns)).sort(
+  const all = claimInNamespace(sim, GVR.controllerrevisions, owner).sort(
     (a, b) => revisionNumber(a) - revisionNumber(b),
   );
   const data = revisionData(spec.template);

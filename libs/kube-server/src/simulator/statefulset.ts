@@ -11,9 +11,9 @@ import { type StoredObject } from '#kube-core';
 import { isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, templateOf, truncateHistory } from './revisions.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { deleteObj, getObj, writeStatus } from './objects.js';
 import { omitZero } from './values.js';
-import { claim } from './ownership.js';
+import { claimInNamespace } from './ownership.js';
 
 export const STATEFULSET = 'statefulset';
 const COMPONENT = 'statefulset-controller';
@@ -41,9 +41,7 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
   const revisions = syncRevisions(sim, set, GVR.statefulsets);
   const update = revisions.update;
   const current = revisions.all.find((r) => r.metadata.name === status.currentRevision) ?? update;
-  const pods = claim(sim, GVR.pods, set, listObjs(sim, GVR.pods, namespace)).filter(
-    (p) => ordinalOf(set, p) !== undefined,
-  );
+  const pods = claimInNamespace(sim, GVR.pods, set).filter((p) => ordinalOf(set, p) !== undefined);
   const byOrdinal = new Map(pods.map((p) => [ordinalOf(set, p) as number, p]));
   const replicas = (spec.replicas as number | undefined) ?? 1;
   const start = (spec.ordinals?.start as number | undefined) ?? 0;
@@ -121,9 +119,7 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
   manage();
 
   // Status from the Pods as they are now (a Pod deleted above is no longer counted).
-  const live = claim(sim, GVR.pods, set, listObjs(sim, GVR.pods, namespace)).filter(
-    (p) => ordinalOf(set, p) !== undefined,
-  );
+  const live = claimInNamespace(sim, GVR.pods, set).filter((p) => ordinalOf(set, p) !== undefined);
   const now = sim.now();
   const minReadySeconds = (spec.minReadySeconds as number | undefined) ?? 0;
   const next: Obj = {
