@@ -150,6 +150,55 @@ describe('standalone Traits', () => {
     ]);
   });
 
+  it('a Trait whose properties do not validate is rejected by itself; its target keeps rendering the rest', async () => {
+    const ns = await cluster.namespace('invalid');
+    const deployment = (check: (d: KubeObject) => boolean, what: string) =>
+      eventually(async () => {
+        const d = await cluster.get('apps/v1', 'Deployment', ns, 'web');
+        return d && check(d) ? d : undefined;
+      }, what);
+    await cluster.applyObject(webComponent(ns, 'web'));
+    await cluster.applyObject(
+      trait(ns, 'web-labels', 'labels', { component: 'web' }, { team: 'ops' }),
+      'operator',
+    );
+    await deployment((d) => d.metadata?.labels?.team === 'ops', 'the labels Trait applied');
+
+    await cluster.applyObject(
+      trait(ns, 'web-notes', 'annotations', { component: 'web' }, { note: 5 }),
+      'operator',
+    );
+    const accepted = await traitCondition(ns, 'web-notes', 'Accepted', 'False', 'InvalidProperties');
+    expect(accepted.message).toContain('Trait "web-notes" (annotations)');
+    expect(accepted.message).toContain('note');
+    await traitCondition(ns, 'web-notes', 'Applied', 'False', 'NotAccepted');
+    const component = await cluster.oamStatus(
+      'Component',
+      ns,
+      'web',
+      (s) => condition(s, 'Traits')?.status === 'False',
+      'the Component to report the rejected Trait',
+    );
+    expect(condition(component.status as any, 'Traits')?.message).toContain('Trait "web-notes"');
+    expect(condition(component.status as any, 'Rendered')?.status).toBe('True');
+    // The target still renders: the other Trait's change goes through.
+    await cluster.applyObject(
+      trait(ns, 'web-labels', 'labels', { component: 'web' }, { team: 'dev' }),
+      'operator',
+    );
+    await deployment((d) => d.metadata?.labels?.team === 'dev', 'the labels change applied');
+    await traitCondition(ns, 'web-labels', 'Applied', 'True');
+
+    // Fixed, it is accepted and applied.
+    await cluster.applyObject(
+      trait(ns, 'web-notes', 'annotations', { component: 'web' }, { note: 'five' }),
+      'operator',
+    );
+    await traitCondition(ns, 'web-notes', 'Accepted', 'True');
+    await traitCondition(ns, 'web-notes', 'Applied', 'True');
+    await deployment((d) => d.metadata?.annotations?.note === 'five', 'the annotations Trait applied');
+  });
+
   it('a Trait follows its Component into the Application that references it', async () => {
     const ns = await cluster.namespace('follow');
     await cluster.applyObject(webComponent(ns, 'web'));

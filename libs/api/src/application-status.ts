@@ -81,12 +81,15 @@ export type DependencyWait = z.infer<typeof DependencyWaitSchema>;
  * A standalone Component or Trait the last successful render joined, at the
  * generation it rendered. `pinned`: a rollback holds it as a revision stored
  * it (no generation: a Trait that revision did not join, left out).
+ * `rejected`: a Trait left out because its render failed.
  */
 export const JoinedPartStatusSchema = z.object({
   kind: z.enum(['Component', 'Trait']),
   name: z.string(),
   generation: z.number().int().optional(),
   pinned: z.boolean().optional(),
+  /** Set on a Trait the render blamed and left out: why (its properties do not validate, say). */
+  rejected: z.string().optional(),
 });
 export type JoinedPartStatus = z.infer<typeof JoinedPartStatusSchema>;
 

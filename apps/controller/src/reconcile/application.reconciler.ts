@@ -5,10 +5,10 @@ import { requeueOnConflict } from './conflict.js';
 import { finalize } from './finalize.js';
 import { OwnWrites } from './own-writes.js';
 import { ensureFinalizer } from './finalizer.js';
-import { joinApplication, type JoinSources } from './join.js';
+import { joinApplication, rejectedTraits, type InvalidTraits, type JoinSources } from './join.js';
 import { releaseFor } from './release.js';
 import { pinnedSources, pinsOf } from './pinned-sources.js';
-import { RenderPipeline, type PipelineDeps } from './render-pipeline.js';
+import { RenderPipeline, type PipelineDeps, type PipelineInput } from './render-pipeline.js';
 import { resolveApplication, unsupportedFields } from './resolve-application.js';
 
 export interface ReconcilerDeps extends PipelineDeps {
@@ -56,23 +56,28 @@ export class ApplicationReconciler implements Reconciler {
     const pinned = source.parts
       ? pinnedSources(this.deps.sources, request.namespace, source.parts, source.catalog)
       : undefined;
-    const joined = joinApplication(
-      pinned?.sources ?? this.deps.sources,
-      source.app as unknown as Application,
-    );
-    source.pinned = pinsOf(source.pinsDefinitions, pinned?.held());
-    return this.pipeline.run(
-      {
-        owner: app,
+    const owner = app;
+    const input = (invalid: InvalidTraits): PipelineInput => {
+      const joined = joinApplication(
+        pinned?.sources ?? this.deps.sources,
+        source.app as unknown as Application,
+        invalid,
+      );
+      return {
+        owner,
         resolved: resolveApplication(joined.owner, source.catalog, joined.objects),
-        unsupported: unsupportedFields(app as unknown as Application),
+        unsupported: unsupportedFields(owner as unknown as Application),
         extraConditions: joined.conditions,
         revisionInputs: joined.revisionInputs,
         fromComponents: joined.fromComponents,
         release,
         source,
-      },
-      ctx,
-    );
+        rejected: rejectedTraits(joined),
+        rejoin: (more) => input(new Map([...invalid, ...more])),
+      };
+    };
+    const first = input(new Map());
+    source.pinned = pinsOf(source.pinsDefinitions, pinned?.held());
+    return this.pipeline.run(first, ctx);
   }
 }

@@ -8,9 +8,16 @@ import { mergeConditions, type ConditionInput } from './conditions.js';
 import { requeueOnConflict } from './conflict.js';
 import { finalize } from './finalize.js';
 import { ensureFinalizer } from './finalizer.js';
-import { joinApplication, joinComponent, rendererOf, traitConditions } from './join.js';
+import {
+  joinApplication,
+  joinComponent,
+  rejectedTraits,
+  rendererOf,
+  traitConditions,
+  type InvalidTraits,
+} from './join.js';
 import { OwnWrites } from './own-writes.js';
-import { describeRef, RenderPipeline } from './render-pipeline.js';
+import { describeRef, RenderPipeline, type PipelineInput } from './render-pipeline.js';
 import { resolveApplication } from './resolve-application.js';
 import type { ReconcilerDeps } from './application.reconciler.js';
 
@@ -47,9 +54,9 @@ export class ComponentReconciler implements Reconciler {
     if (component !== cached) this.ownWrites.remember(key, cached, component);
     const renderer = rendererOf(this.deps.sources, request.namespace, request.name);
     if (renderer?.kind === 'Application') return this.renderedBy(component, renderer.app, renderer.entry);
-    const joined = joinComponent(this.deps.sources, component as unknown as Component);
-    return this.pipeline.run(
-      {
+    const input = (invalid: InvalidTraits): PipelineInput => {
+      const joined = joinComponent(this.deps.sources, component as unknown as Component, invalid);
+      return {
         owner: component,
         resolved: resolveApplication(component, this.deps.catalog, joined.objects),
         unsupported: [],
@@ -59,9 +66,11 @@ export class ComponentReconciler implements Reconciler {
         ],
         revisionInputs: joined.revisionInputs,
         fromComponents: joined.fromComponents,
-      },
-      ctx,
-    );
+        rejected: rejectedTraits(joined),
+        rejoin: (more) => input(new Map([...invalid, ...more])),
+      };
+    };
+    return this.pipeline.run(input(new Map()), ctx);
   }
 
   /**

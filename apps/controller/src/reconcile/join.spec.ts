@@ -1,9 +1,9 @@
 import type { Application, Component, Definition, Trait } from '#api';
-import { InMemoryCatalog } from '#renderer';
+import { InMemoryCatalog, RenderError } from '#renderer';
 import { joinApplication, joinComponent, rendererOf, type JoinSources } from './join.js';
 import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
 import { pinnedSources, pinsOf } from './pinned-sources.js';
-import { joinedStatus } from './render-pipeline.js';
+import { blamedTraits, joinedStatus } from './render-pipeline.js';
 import { appliedCondition } from './trait.reconciler.js';
 
 const meta = (name: string, created: string, uid = name) => ({
@@ -271,5 +271,27 @@ describe('a Trait’s Applied condition', () => {
     expect(
       appliedCondition(t, target([{ kind: 'Trait', name: 'api-hpa', generation: 2, pinned: true }])),
     ).toMatchObject({ status: 'True' });
+  });
+});
+
+describe('a standalone Trait the render blames', () => {
+  it('is found by the location of the errors, and rejected by itself on the next join', () => {
+    const errors = [
+      new RenderError('expected string, got 5', {
+        object: 'Trait "notes" (annotations)',
+        path: 'properties.note',
+      }),
+      new RenderError('bad', { object: 'Application "hello"', subject: 'components[0] "api" (webservice)' }),
+    ];
+    const blamed = blamedTraits(errors, ['notes', 'notes-2']);
+    expect([...blamed.keys()]).toEqual(['notes']);
+    expect(blamed.get('notes')).toContain('properties.note: expected string, got 5');
+
+    const api = component('api');
+    const notes = trait('notes', 'scaler', '2026-01-01T00:00:00Z', { component: 'api' });
+    const joined = joinComponent(sources({ components: [api], traits: [notes] }), api, blamed);
+    expect(joined.objects.map((o) => o.kind)).toEqual([]);
+    expect(joined.verdicts[0]).toMatchObject({ accepted: false, reason: 'InvalidProperties' });
+    expect(joined.conditions[0]).toMatchObject({ type: 'Traits', status: 'False', reason: 'TraitsRejected' });
   });
 });

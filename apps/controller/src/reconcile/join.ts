@@ -25,7 +25,7 @@ export type ComponentRenderer =
 export interface TraitVerdict {
   trait: Trait;
   accepted: boolean;
-  reason: 'Accepted' | 'NotApplicable' | 'Conflict' | 'UnknownType';
+  reason: 'Accepted' | 'NotApplicable' | 'Conflict' | 'UnknownType' | 'InvalidProperties';
   message: string;
   /** Where it renders: the owner (Application or Component) and the component's name there. */
   renderedBy: { kind: 'Application' | 'Component'; name: string; component: string };
@@ -76,7 +76,11 @@ const sourced = <K extends 'Component' | 'Trait'>(kind: K, object: unknown) =>
  * oldest referrer of) and the Traits that target its components: the input
  * of resolve, and what each Trait and the Application are told.
  */
-export function joinApplication(src: JoinSources, app: Application): Joined {
+export function joinApplication(
+  src: JoinSources,
+  app: Application,
+  invalid: InvalidTraits = new Map(),
+): Joined {
   const ns = app.metadata.namespace!;
   const name = app.metadata.name!;
   const copy = deepCopy(app) as Application;
@@ -103,7 +107,7 @@ export function joinApplication(src: JoinSources, app: Application): Joined {
       candidates = [...src.traitsTargeting(componentTargetKey(ns, entry.componentRef)), ...candidates];
       type = component.spec.type;
     }
-    const accepted = judge(src, out, ns, type!, candidates, target);
+    const accepted = judge(src, out, ns, type!, candidates, target, invalid);
     // A standalone Trait wins over an inline trait of its type or one it conflicts with: operators own how it runs.
     entry.traits = (entry.traits ?? []).filter((inline, i) => {
       const winner = accepted.find((a) => a.type === inline.type || clashes(src, ns, a, inline.type));
@@ -139,16 +143,31 @@ export function joinApplication(src: JoinSources, app: Application): Joined {
 }
 
 /** A standalone Component deploying on its own, joined with the Traits that target it. */
-export function joinComponent(src: JoinSources, component: Component): Joined {
+export function joinComponent(
+  src: JoinSources,
+  component: Component,
+  invalid: InvalidTraits = new Map(),
+): Joined {
   const ns = component.metadata.namespace!;
   const name = component.metadata.name!;
   const out = emptyJoin(component as KubeObject);
   out.fromComponents.set(name, name);
   const target = { kind: 'Component' as const, name, component: name };
-  judge(src, out, ns, component.spec.type, src.traitsTargeting(componentTargetKey(ns, name)), target);
+  judge(
+    src,
+    out,
+    ns,
+    component.spec.type,
+    src.traitsTargeting(componentTargetKey(ns, name)),
+    target,
+    invalid,
+  );
   out.conditions.push(...traitConditions(out.verdicts, []));
   return out;
 }
+
+/** Standalone Traits the render blamed (by name) → why: left out of the next join (render-pipeline.ts). */
+export type InvalidTraits = ReadonlyMap<string, string>;
 
 interface Accepted {
   trait: Trait;
@@ -158,8 +177,8 @@ interface Accepted {
 
 /**
  * Judges the standalone Traits on one component, older first: a Trait
- * whose type is unknown or does not apply to the component's workload is
- * rejected; one of the same type as, or conflicting with, an older accepted
+ * whose type is unknown, does not apply to the component's workload, or
+ * whose render failed (`invalid`) is rejected; one of the same type as, or conflicting with, an older accepted
  * Trait loses to it. Accepted ones join `out.objects`.
  */
 function judge(
@@ -169,6 +188,7 @@ function judge(
   componentType: string,
   candidates: Trait[],
   renderedBy: TraitVerdict['renderedBy'],
+  invalid: InvalidTraits,
 ): Accepted[] {
   const definition = src.catalog.componentDefinition(componentType, ns);
   // Without its definition the component does not render at all (resolve says why); traits are not judged on it.
@@ -189,6 +209,11 @@ function judge(
         'NotApplicable',
         `trait "${type}" does not apply to component type "${componentType}" (it applies to: ${applies.join(', ')})`,
       );
+      continue;
+    }
+    const broken = invalid.get(trait.metadata.name!);
+    if (broken) {
+      verdict('InvalidProperties', broken);
       continue;
     }
     const older = accepted.find(
@@ -220,6 +245,17 @@ function clashes(src: JoinSources, ns: string, a: Accepted, type: string): boole
   if (conflictsWith(a.definition, type)) return true;
   const other = src.catalog.traitDefinition(type, ns);
   return other ? conflictsWith(other, a.type) : false;
+}
+
+/** The Traits this join left out because a render blamed them, for `status.joined`. */
+export function rejectedTraits(joined: Joined): { name: string; generation?: number; message: string }[] {
+  return joined.verdicts
+    .filter((v) => v.reason === 'InvalidProperties')
+    .map((v) => ({
+      name: v.trait.metadata.name!,
+      generation: v.trait.metadata.generation,
+      message: v.message,
+    }));
 }
 
 export function traitConditions(

@@ -1,5 +1,11 @@
 import type { AppliedResource, Application, ApplicationStatus, JoinedPartStatus, RevisionPins } from '#api';
-import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
+import {
+  RenderErrors,
+  type DefinitionCatalog,
+  type RenderError,
+  type RenderedApp,
+  type RendererHandle,
+} from '#renderer';
 import { isControlledBy, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
@@ -11,6 +17,7 @@ import type { OwnedWatches } from '../host/owned-watches.js';
 import type { RenderSource, Revisions, PendingRevision } from '../revisions/revisions.js';
 import type { JoinedInputs } from '../revisions/snapshot.js';
 import type { ConditionInput } from './conditions.js';
+import type { InvalidTraits } from './join.js';
 import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
@@ -59,6 +66,14 @@ export interface PipelineInput {
   fromComponents?: ReadonlyMap<string, string>;
   /** Is this live object, no longer wanted, handed to another owner instead of pruned? (a Component taking its objects back) */
   release?: (live: KubeObject) => boolean;
+  /**
+   * The same input joined again without the standalone Traits the render
+   * blamed: a Trait whose properties do not validate (or whose output
+   * cannot be applied) is rejected by itself, and the rest still renders.
+   */
+  rejoin?: (invalid: InvalidTraits) => PipelineInput;
+  /** The standalone Traits this input left out because an earlier render blamed them (for `status.joined`). */
+  rejected?: readonly { name: string; generation?: number; message: string }[];
 }
 
 /** While something is unhealthy and may not send events (objects in other namespaces), look again this often. */
@@ -110,6 +125,9 @@ export class RenderPipeline {
       });
     } catch (err) {
       if (!(err instanceof RenderErrors)) throw err;
+      const blamed = blamedTraits(err.errors, Object.keys(input.revisionInputs?.traits ?? {}));
+      // Each retry leaves out at least one more Trait, so this ends.
+      if (blamed.size > 0 && input.rejoin) return this.run(input.rejoin(blamed), ctx);
       return this.renderFailed(
         app,
         err.errors.map((e) => e.message),
@@ -179,7 +197,7 @@ export class RenderPipeline {
       services,
       unsupported,
       waits,
-      joined: joinedStatus(input.revisionInputs, input.source?.pinned),
+      joined: joinedStatus(input.revisionInputs, input.source?.pinned, input.rejected),
       extra: [
         ...extra,
         ...(usesDependsOn ? [dependsOnCondition(waits, ordered.held, timeout)] : []),
@@ -362,16 +380,33 @@ function markFromComponents(rendered: RenderedApp, from: ReadonlyMap<string, str
 
 const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
 
+/** The joined standalone Traits some render error is located at (`Trait "name" (type)`) → their errors. */
+export function blamedTraits(errors: readonly RenderError[], traits: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const name of traits) {
+    const own = errors.filter((e) => e.location.object?.startsWith(`Trait "${name}"`));
+    if (own.length > 0) out.set(name, own.map((e) => e.message).join('; '));
+  }
+  return out;
+}
+
 /**
  * `status.joined`: each standalone part rendered, at its generation, and
  * whether a rollback pins it; a pinned Trait not rendered (the restored
- * revision did not join it) is listed without a generation.
+ * revision did not join it) is listed without a generation; a Trait the
+ * render blamed, with why it was left out (`rejected`).
  */
 export function joinedStatus(
   inputs: JoinedInputs | undefined,
   pinned: RevisionPins | undefined,
+  rejected: PipelineInput['rejected'] = [],
 ): JoinedPartStatus[] {
-  const out: JoinedPartStatus[] = [];
+  const out: JoinedPartStatus[] = rejected.map((r) => ({
+    kind: 'Trait',
+    name: r.name,
+    ...(r.generation !== undefined ? { generation: r.generation } : {}),
+    rejected: r.message,
+  }));
   for (const [kind, parts, pins] of [
     ['Component', inputs?.components, pinned?.components],
     ['Trait', inputs?.traits, pinned?.traits],

@@ -115,6 +115,20 @@ function conditionsOf(trait: KubeObject, located: Located): ConditionInput[] {
       { type: 'Applied', status: 'False', reason: 'NotAccepted' },
     ];
   const status = owner.status as ApplicationStatus | undefined;
+  // The render rejects a Trait whose properties do not validate by itself; the target's status says which.
+  const rejected = status?.joined?.find(
+    (j) =>
+      j.kind === 'Trait' &&
+      j.name === trait.metadata?.name &&
+      j.rejected !== undefined &&
+      j.generation === trait.metadata?.generation,
+  );
+  if (rejected)
+    return [
+      found,
+      { type: 'Accepted', status: 'False', reason: 'InvalidProperties', message: rejected.rejected },
+      { type: 'Applied', status: 'False', reason: 'NotAccepted' },
+    ];
   const type = (trait as unknown as Trait).spec.type;
   const health = status?.services
     ?.find((s) => s.name === verdict.renderedBy.component)
