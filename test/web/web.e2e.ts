@@ -167,9 +167,9 @@ describeIf('the web catalog in Chromium', () => {
     await page.getByRole('button', { name: 'Add trait' }).click();
     const min = page.locator('#component-0-hpa_min');
     // A trait that conflicts with one already chosen is marked in the list and on its block.
-    await expect(
-      page.locator('#component-0-add-trait option[value="cpuscaler"]').textContent(),
-    ).resolves.toContain('conflicts with hpa');
+    await page
+      .locator('#component-0-add-trait option[value="cpuscaler"]', { hasText: 'conflicts with hpa' })
+      .waitFor({ state: 'attached' });
     await page.locator('#component-0-add-trait').selectOption('cpuscaler');
     await page.getByRole('button', { name: 'Add trait' }).click();
     await page.getByRole('alert').filter({ hasText: 'cpuscaler conflicts with hpa' }).waitFor();
@@ -177,9 +177,11 @@ describeIf('the web catalog in Chromium', () => {
     await page.getByRole('button', { name: 'Remove trait cpuscaler' }).click();
     await page.getByRole('alert').filter({ hasText: 'conflicts with' }).waitFor({ state: 'detached' });
     await min.fill('0');
-    await expect(page.getByLabel('Application YAML', { exact: true }).textContent()).resolves.toMatch(
-      /type: hpa[\s\S]*min: 0/,
-    );
+    // The YAML beside the form follows it as it is typed.
+    await page
+      .getByLabel('Application YAML', { exact: true })
+      .filter({ hasText: /type: hpa[\s\S]*min: 0/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Preview' }).click();
     // The API's 422 names spec.components[0].traits[0].properties.min; the form shows it under that field.
     const minGroup = page.locator('.form-group', { has: page.locator('#component-0-hpa_min') });
