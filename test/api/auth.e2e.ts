@@ -94,6 +94,21 @@ describe.each([
     expect(res.status).toBe(401);
   });
 
+  it('a body is neither read nor judged before the token: 401, not 400 or 415', async () => {
+    for (const token of [undefined, 'not-a-valid-token-at-all'])
+      for (const [contentType, body] of [
+        ['text/plain', 'hello'],
+        ['application/json', '{not json'],
+      ]) {
+        const res = await fetch(`${plane().url}/api/v1/namespaces/team-a/applications`, {
+          method: 'POST',
+          headers: { 'Content-Type': contentType, ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+          body,
+        });
+        expect([token, contentType, res.status]).toEqual([token, contentType, 401]);
+      }
+  });
+
   it.each(open)('%s is open without a token', async (_id, r) => {
     const res = await send(plane().url, r, 'team-a');
     expect(res.status).toBe(200);

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { jsonLogger } from '#runtime';
 import { ApiModule } from './api.module.js';
+import { AUTHENTICATOR, type Authenticator } from './auth/authenticator.js';
+import { requestPrincipal } from './auth/request-principal.js';
 import { loadTokensFile } from './auth/tokens-file.js';
 import { accessLog, jsonBody, requestTimeout } from './http/middleware.js';
 import { ProblemFilter } from './http/problem.filter.js';
@@ -41,7 +43,8 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
     app.use(accessLog(log, app.get(ClusterService).manager.registry));
     if (resolved.webDir !== false) app.use(webPage(resolved.webDir ?? defaultWebDir()));
     app.use(requestTimeout(resolved.requestTimeoutMs));
-    app.use(jsonBody(resolved.bodyLimitBytes));
+    const auth = app.get<Authenticator>(AUTHENTICATOR);
+    app.use(jsonBody(resolved.bodyLimitBytes, async (req) => !!(await requestPrincipal(auth, req))));
     app.useGlobalFilters(new ProblemFilter(log));
     await app.get(ClusterService).start();
     await app.listen(resolved.port, resolved.host);

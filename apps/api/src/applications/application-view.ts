@@ -1,4 +1,4 @@
-import type { Application, ApplicationStatus, Condition } from '#api';
+import { componentHealth, type Application, type ApplicationStatus, type Condition } from '#api';
 import type { KubeObject } from '#kube-core';
 import type { ApplicationView } from './application.dto.js';
 
@@ -10,7 +10,6 @@ import type { ApplicationView } from './application.dto.js';
 export function applicationView(obj: KubeObject): ApplicationView {
   const app = obj as unknown as Application;
   const status = (app.status ?? {}) as ApplicationStatus;
-  const services = new Map((status.services ?? []).map((s) => [s.name, s]));
   const applied = status.appliedResources ?? [];
   const healthy = status.services?.length
     ? status.services.every((s) => s.healthy) && status.status === 'running'
@@ -27,30 +26,18 @@ export function applicationView(obj: KubeObject): ApplicationView {
     phase: status.status,
     healthy,
     revision: status.latestRevision?.revision,
-    components: (app.spec?.components ?? []).map((c) => {
-      const s = services.get(c.name);
-      const traitHealth = new Map((s?.traits ?? []).map((t) => [t.type, t]));
-      return {
-        name: c.name,
-        type: c.type ?? (c.componentRef ? `componentRef:${c.componentRef}` : undefined),
-        healthy: s?.healthy,
-        message: s?.message,
-        traits: (c.traits ?? []).map((t) => ({
-          type: t.type,
-          healthy: traitHealth.get(t.type)?.healthy,
-          message: traitHealth.get(t.type)?.message,
+    components: componentHealth(app).map((c) => ({
+      ...c,
+      objects: applied
+        .filter((r) => r.component === c.name)
+        .map((r) => ({
+          apiVersion: r.apiVersion,
+          kind: r.kind,
+          namespace: r.namespace,
+          name: r.name,
+          ...(r.trait ? { trait: r.trait } : {}),
         })),
-        objects: applied
-          .filter((r) => r.component === c.name)
-          .map((r) => ({
-            apiVersion: r.apiVersion,
-            kind: r.kind,
-            namespace: r.namespace,
-            name: r.name,
-            ...(r.trait ? { trait: r.trait } : {}),
-          })),
-      };
-    }),
+    })),
     conditions: (status.conditions ?? []) as Condition[],
   };
 }

@@ -7,6 +7,7 @@ import { ApiProblem } from '../http/problem.js';
 import { ROUTE_KEY } from '../http/route.decorator.js';
 import { routeSpec, type RouteId } from '../http/routes.js';
 import { AUTHENTICATOR, type Authenticator, type Principal } from './authenticator.js';
+import { bearerToken, requestPrincipal } from './request-principal.js';
 
 /** Who made a request, for the access log (set once the token is checked). */
 export const principals = new WeakMap<Request, Principal>();
@@ -34,12 +35,11 @@ export class AuthGuard implements CanActivate {
     if (spec.access === 'public') return true;
     const req = context.switchToHttp().getRequest<Request>();
     const res = context.switchToHttp().getResponse<Response>();
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-    if (!token) {
+    if (!bearerToken(req)) {
       res.setHeader('WWW-Authenticate', 'Bearer');
       throw new ApiProblem(401, 'a bearer token is required (Authorization: Bearer <token>)');
     }
-    const principal = await this.auth.authenticate(token).catch(unavailable);
+    const principal = await requestPrincipal(this.auth, req).catch(unavailable);
     if (!principal) {
       res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
       throw new ApiProblem(401, 'the bearer token is not valid');

@@ -14,12 +14,26 @@ export function sendProblem(res: HttpResponse, problem: ApiProblem): void {
 
 const JSON_TYPE = /^application\/(json|merge-patch\+json|[\w.-]+\+json)\s*(;|$)/i;
 
-/** Reads a JSON body (also merge-patch+json) up to `limit` bytes: 413 above it, 415 for other types, 400 if not JSON. */
-export function jsonBody(limit: number): Middleware {
+/**
+ * Reads a JSON body (also merge-patch+json) up to `limit` bytes: 413 above it, 415 for other
+ * types, 400 if not JSON. Only once `authenticated` says the caller's token is valid: anyone
+ * else gets the guard's 401 before the body is read or judged (no public route takes a body).
+ */
+export function jsonBody(limit: number, authenticated: (req: HttpRequest) => Promise<boolean>): Middleware {
+  const read = readJsonBody(limit);
   return (req, res, next) => {
     const hasBody =
       Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return next();
+    authenticated(req).then(
+      (ok) => (ok ? read(req, res, next) : next()),
+      () => next(), // the guard asks again and answers 503
+    );
+  };
+}
+
+function readJsonBody(limit: number): Middleware {
+  return (req, res, next) => {
     const type = req.headers['content-type'] ?? '';
     if (!JSON_TYPE.test(type))
       return sendProblem(

@@ -1,4 +1,4 @@
-import type { Application, Condition } from '#api';
+import { componentHealth, type Application, type Condition } from '#api';
 import type { KubeObject } from '#kube-core';
 import { isNotFound } from '#runtime';
 import type { Session } from '../cluster/session.js';
@@ -43,23 +43,7 @@ type AppObject = KubeObject & Pick<Application, 'spec' | 'status'>;
 /** The view of an Application from its object alone (no requests): what `up`'s progress and `ls` need. */
 export function viewOf(app: AppObject): AppView {
   const status = app.status ?? {};
-  const services = new Map((status.services ?? []).map((s) => [s.name, s]));
-  const components: ComponentView[] = (app.spec?.components ?? []).map((c) => {
-    const s = services.get(c.name);
-    const traitHealth = new Map((s?.traits ?? []).map((t) => [t.type, t]));
-    return {
-      name: c.name,
-      type: c.type ?? `componentRef ${c.componentRef}`,
-      healthy: s?.healthy,
-      message: s?.message,
-      traits: (c.traits ?? []).map((t) => ({
-        type: t.type,
-        healthy: traitHealth.get(t.type)?.healthy,
-        message: traitHealth.get(t.type)?.message,
-      })),
-      objects: [],
-    };
-  });
+  const components: ComponentView[] = componentHealth(app).map((c) => ({ ...c, objects: [] }));
   const phase = status.status;
   return {
     name: app.metadata?.name ?? '',

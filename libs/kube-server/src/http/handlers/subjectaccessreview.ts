@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LOCAL_USER } from '../../server/auth.js';
 import { rbacAllows, type NonResourceAttributes, type ResourceAttributes } from '../../server/rbac.js';
-import { ApiError } from '../../errors.js';
-import { decodeBody, readBody, sendJson } from '../messages.js';
+import { sendJson } from '../messages.js';
+import { invalidField, readCreateBody } from './create-only.js';
 import type { ResourceContext } from './resource.js';
 
 interface SubjectAccessReviewSpec {
@@ -25,27 +25,12 @@ export async function handleSubjectAccessReview(
   res: ServerResponse,
   method: string,
 ): Promise<void> {
-  if (method !== 'POST')
-    throw new ApiError(
-      405,
-      'MethodNotAllowed',
-      'the server does not allow this method on the requested resource',
-    );
-  const body = decodeBody(await readBody(req), req.headers['content-type']) as {
-    spec?: SubjectAccessReviewSpec;
-  };
-  const spec = body?.spec ?? {};
+  const spec = (await readCreateBody<{ spec?: SubjectAccessReviewSpec }>(req, method))?.spec ?? {};
   const invalid = (field: string, message: string) =>
-    new ApiError(
-      422,
-      'Invalid',
-      `SubjectAccessReview.authorization.k8s.io "" is invalid: ${field}: ${message}`,
-      {
-        group: 'authorization.k8s.io',
-        kind: 'SubjectAccessReview',
-        causes: [{ reason: 'FieldValueInvalid', message, field }],
-      },
-    );
+    invalidField('SubjectAccessReview', 'authorization.k8s.io', '', field, {
+      reason: 'FieldValueInvalid',
+      message,
+    });
   if (!spec.resourceAttributes === !spec.nonResourceAttributes)
     throw invalid('spec', 'exactly one of resourceAttributes or nonResourceAttributes must be specified');
   if (!spec.user && !(spec.groups ?? []).length)

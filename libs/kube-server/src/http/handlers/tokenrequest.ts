@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { issueServiceAccountToken } from '../../server/serviceaccount-tokens.js';
-import { ApiError } from '../../errors.js';
-import { decodeBody, readBody, sendJson } from '../messages.js';
+import { sendJson } from '../messages.js';
+import { invalidField, readCreateBody } from './create-only.js';
 import type { ResourceInfo } from '../../resources/builtin.js';
 import type { ResourceContext } from './resource.js';
 
@@ -23,35 +23,18 @@ export async function handleTokenRequest(
   name: string,
   method: string,
 ): Promise<void> {
-  if (method !== 'POST')
-    throw new ApiError(
-      405,
-      'MethodNotAllowed',
-      'the server does not allow this method on the requested resource',
-    );
-  const body = decodeBody(await readBody(req), req.headers['content-type']) as {
-    spec?: { expirationSeconds?: number; audiences?: string[] };
-  };
+  const body = await readCreateBody<{ spec?: { expirationSeconds?: number; audiences?: string[] } }>(
+    req,
+    method,
+  );
   const spec = { audiences: [] as string[], ...(body?.spec ?? {}) };
   const seconds = spec.expirationSeconds ?? 3600;
   if (!Number.isInteger(seconds) || seconds < MIN_SECONDS)
-    throw new ApiError(
-      422,
-      'Invalid',
-      `TokenRequest.authentication.k8s.io "${name}" is invalid: spec.expirationSeconds: Invalid value: ${seconds}: may not specify a duration less than 10 minutes`,
-      {
-        group: 'authentication.k8s.io',
-        kind: 'TokenRequest',
-        name,
-        causes: [
-          {
-            reason: 'FieldValueInvalid',
-            message: 'may not specify a duration less than 10 minutes',
-            field: 'spec.expirationSeconds',
-          },
-        ],
-      },
-    );
+    throw invalidField('TokenRequest', 'authentication.k8s.io', name, 'spec.expirationSeconds', {
+      reason: 'FieldValueInvalid',
+      message: 'may not specify a duration less than 10 minutes',
+      value: String(seconds),
+    });
   const account = ctx.objects.get(info, namespace, name); // 404 when there is no such ServiceAccount
   const exp = Math.floor(Date.now() / 1000) + seconds;
   const token = issueServiceAccountToken(ctx.token, {

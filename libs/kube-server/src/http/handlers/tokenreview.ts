@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LOCAL_USER, tokenMatches } from '../../server/auth.js';
 import { serviceAccountUser, verifyServiceAccountToken } from '../../server/serviceaccount-tokens.js';
 import { ApiError } from '../../errors.js';
-import { decodeBody, readBody, sendJson } from '../messages.js';
+import { sendJson } from '../messages.js';
+import { invalidField, readCreateBody } from './create-only.js';
 import type { ResourceContext } from './resource.js';
 
 /**
@@ -17,34 +18,19 @@ export async function handleTokenReview(
   res: ServerResponse,
   method: string,
 ): Promise<void> {
-  if (method !== 'POST')
-    throw new ApiError(
-      405,
-      'MethodNotAllowed',
-      'the server does not allow this method on the requested resource',
-    );
-  const body = decodeBody(await readBody(req), req.headers['content-type']) as {
-    spec?: { token?: string; audiences?: string[] };
-  };
+  const body = await readCreateBody<{ spec?: { token?: string; audiences?: string[] } }>(req, method);
   const presented = body?.spec?.token;
-  if (typeof presented !== 'string' || !presented) {
-    throw new ApiError(
-      422,
-      'Invalid',
-      'TokenReview.authentication.k8s.io "" is invalid: spec.token: Required value',
-      {
-        group: 'authentication.k8s.io',
-        kind: 'TokenReview',
-        causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.token' }],
-      },
-    );
-  }
+  if (typeof presented !== 'string' || !presented)
+    throw invalidField('TokenReview', 'authentication.k8s.io', '', 'spec.token', {
+      reason: 'FieldValueRequired',
+      message: 'Required value',
+    });
   const user = tokenMatches(ctx.token, presented) ? LOCAL_USER : serviceAccount(ctx, presented);
   sendJson(res, 201, {
     kind: 'TokenReview',
     apiVersion: 'authentication.k8s.io/v1',
     metadata: { creationTimestamp: null },
-    spec: body.spec,
+    spec: body?.spec,
     status: user
       ? { authenticated: true, user, audiences: body.spec?.audiences ?? [] }
       : { authenticated: false, error: 'invalid bearer token' },
