@@ -175,6 +175,8 @@ describeIf('the web catalog in Chromium', () => {
   });
 
   it('deploys, and the application turns healthy on screen without a reload', async () => {
+    // A mark in the page's JavaScript state: still there at the end means the page never reloaded.
+    await page.evaluate(() => ((globalThis as any).__notReloaded = true));
     await page.getByRole('button', { name: 'Deploy' }).click();
     await page.waitForURL(/#\/apps\/shop$/);
     const tree = page.getByLabel('Health tree');
@@ -182,6 +184,7 @@ describeIf('the web catalog in Chromium', () => {
     await page.locator('h1 .health.ok').waitFor();
     await tree.locator('li[data-component="shop"] .health.ok').first().waitFor();
     await tree.getByText('HorizontalPodAutoscaler/shop').waitFor();
+    expect(await page.evaluate(() => (globalThis as any).__notReloaded)).toBe(true);
     await shot('app-healthy', 'web-app-health.png');
     await accessible('application page');
 
@@ -273,7 +276,11 @@ describeIf('the web catalog in Chromium', () => {
     const dialog = page.getByRole('dialog', { name: `Delete ${APP}?` });
     await dialog.waitFor();
     await shot('delete-confirm');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    // Cancel is focused first; Escape closes the dialog as well.
+    await expect(page.evaluate(() => (globalThis as any).document.activeElement?.textContent)).resolves.toBe(
+      'Cancel',
+    );
+    await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await dialog.getByRole('button', { name: `Delete ${APP}` }).click();

@@ -1101,6 +1101,7 @@ export interface operations {
                             name: string;
                             generation?: number;
                             pinned?: boolean;
+                            rejected?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -1440,6 +1441,7 @@ export interface operations {
                             name: string;
                             generation?: number;
                             pinned?: boolean;
+                            rejected?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -1583,6 +1585,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -1906,6 +1909,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -2092,6 +2096,7 @@ export interface operations {
                             name: string;
                             generation?: number;
                             pinned?: boolean;
+                            rejected?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -2235,6 +2240,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -2454,6 +2460,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -2652,6 +2659,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -3220,6 +3228,7 @@ export interface operations {
                             name: string;
                             generation?: number;
                             pinned?: boolean;
+                            rejected?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -3537,6 +3546,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -3719,6 +3729,7 @@ export interface operations {
                                     name: string;
                                     generation?: number;
                                     pinned?: boolean;
+                                    rejected?: string;
                                 }[];
                             } & {
                                 [key: string]: unknown;
@@ -3868,6 +3879,7 @@ export interface operations {
                             name: string;
                             generation?: number;
                             pinned?: boolean;
+                            rejected?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -3974,6 +3986,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -4156,6 +4169,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -4305,6 +4319,7 @@ export interface operations {
                             name: string;
                             generation?: number;
                             pinned?: boolean;
+                            rejected?: string;
                         }[];
                     } & {
                         [key: string]: unknown;
@@ -4411,6 +4426,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -4593,6 +4609,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
@@ -4754,6 +4771,7 @@ export interface operations {
                                 name: string;
                                 generation?: number;
                                 pinned?: boolean;
+                                rejected?: string;
                             }[];
                         } & {
                             [key: string]: unknown;
