@@ -241,10 +241,17 @@ export const suite: BenchSuite = {
       const from = performance.now();
       const r0 = reconciles(atRest);
       const w0 = writes(atRest);
-      await eventually(async () => reconciles(await scrape(port)) >= r0 + n, 'a full resync', {
-        timeoutMs: 600_000,
-        intervalMs: 1000,
-      });
+      // The lowest heap used seen while at rest: close to what stays live after a full GC.
+      let restingHeap = heap(atRest);
+      await eventually(
+        async () => {
+          const m = await scrape(port);
+          restingHeap = Math.min(restingHeap, heap(m));
+          return reconciles(m) >= r0 + n;
+        },
+        'a full resync',
+        { timeoutMs: 600_000, intervalMs: 1000 },
+      );
       const resynced = await scrape(port);
       const to = performance.now();
       await new Promise((r) => setTimeout(r, 500)); // a renewal answered just before `to` is delivered
@@ -290,9 +297,9 @@ export const suite: BenchSuite = {
         },
         {
           name: 'controller heap per app',
-          value: (heap(converged) - heap(before)) / n / 1024,
+          value: (restingHeap - heap(before)) / n / 1024,
           unit: 'KiB',
-          detail: `nodejs_heap_size_used_bytes growth (${(heap(converged) / 2 ** 20).toFixed(0)} MiB at the end, not after a GC)`,
+          detail: `nodejs_heap_size_used_bytes growth, the lowest seen at rest (${(restingHeap / 2 ** 20).toFixed(0)} MiB; ${(heap(converged) / 2 ** 20).toFixed(0)} MiB when all ran)`,
         },
         {
           name: 'API requests per app',
