@@ -59,6 +59,7 @@ describe('the REST API from the CLI', () => {
     const token = parse(readFileSync(plane.api.tokensFile, 'utf8'))[0].token as string;
     expect(server.out.stdout).toContain(`oam REST API on ${plane.api.url}`);
     expect(server.out.stdout).not.toContain(token);
+    expect(server.out.stdout).toContain(`oam web catalog on ${plane.api.url}/ui/`);
 
     const catalog = await call(plane.api.url, 'GET', '/api/v1/catalog/components', { token });
     expect(catalog.status).toBe(200);

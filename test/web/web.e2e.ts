@@ -110,6 +110,20 @@ describeIf('the web catalog in Chromium', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  it('serves the page without a token, with its security headers, and nothing outside its directory', async () => {
+    const index = await fetch(`${plane.url}/ui/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('content-security-policy')).toContain("default-src 'self'");
+    expect(await index.text()).toContain('<div id="root">');
+    const root = await fetch(`${plane.url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/ui/']);
+    expect((await fetch(`${plane.url}/ui/%2e%2e/%2e%2e/package.json`)).status).toBe(404);
+    expect((await fetch(`${plane.url}/ui/no-such-file.js`)).status).toBe(404);
+    // The API behind it still wants a token.
+    expect((await fetch(`${plane.url}/api/v1/catalog/components`)).status).toBe(401);
+  });
+
   it('signs in with the keyboard: a wrong token is refused, the right one opens the catalog', async () => {
     await page.goto(`${plane.url}/`);
     await page.locator('#token').waitFor();
@@ -152,10 +166,22 @@ describeIf('the web catalog in Chromium', () => {
     await page.locator('#component-0-add-trait').selectOption('hpa');
     await page.getByRole('button', { name: 'Add trait' }).click();
     const min = page.locator('#component-0-hpa_min');
+    // A trait that conflicts with one already chosen is marked in the list and on its block.
+    await page
+      .locator('#component-0-add-trait option[value="cpuscaler"]', { hasText: 'conflicts with hpa' })
+      .waitFor({ state: 'attached' });
+    await page.locator('#component-0-add-trait').selectOption('cpuscaler');
+    await page.getByRole('button', { name: 'Add trait' }).click();
+    await page.getByRole('alert').filter({ hasText: 'cpuscaler conflicts with hpa' }).waitFor();
+    await shot('trait-conflict');
+    await page.getByRole('button', { name: 'Remove trait cpuscaler' }).click();
+    await page.getByRole('alert').filter({ hasText: 'conflicts with' }).waitFor({ state: 'detached' });
     await min.fill('0');
-    await expect(page.getByLabel('Application YAML', { exact: true }).textContent()).resolves.toMatch(
-      /type: hpa[\s\S]*min: 0/,
-    );
+    // The YAML beside the form follows it as it is typed.
+    await page
+      .getByLabel('Application YAML', { exact: true })
+      .filter({ hasText: /type: hpa[\s\S]*min: 0/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Preview' }).click();
     // The API's 422 names spec.components[0].traits[0].properties.min; the form shows it under that field.
     const minGroup = page.locator('.form-group', { has: page.locator('#component-0-hpa_min') });

@@ -1,12 +1,16 @@
-import { useSyncExternalStore, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useSyncExternalStore, useState, type FormEvent } from 'react';
 import { session } from './session';
 import { href, useRoute } from './router';
 import { SignIn } from './pages/SignIn';
 import { Catalog } from './pages/Catalog';
 import { TypePage } from './pages/TypePage';
-import { CreatePage, EditPage } from './pages/Compose';
 import { AppList } from './pages/AppList';
 import { AppPage } from './pages/AppPage';
+import { Loading } from './parts/Problem';
+
+// The form pages carry react-jsonschema-form and its validator (ajv): loaded when first opened.
+const CreatePage = lazy(() => import('./pages/Compose').then((m) => ({ default: m.CreatePage })));
+const EditPage = lazy(() => import('./pages/Compose').then((m) => ({ default: m.EditPage })));
 
 function useSession() {
   const token = useSyncExternalStore(session.subscribe, session.token);
@@ -85,7 +89,9 @@ export function App() {
         </button>
       </header>
       <div id="content" tabIndex={-1}>
-        <Page namespace={namespace} />
+        <Suspense fallback={<Loading what="the page" />}>
+          <Page namespace={namespace} />
+        </Suspense>
       </div>
     </>
   );

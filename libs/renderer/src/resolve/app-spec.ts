@@ -41,7 +41,7 @@ export interface ResolvedTrait {
   properties: Record<string, unknown>;
   definition: TraitDefinition;
   /** Inline in the Application, or a standalone Trait object. */
-  origin: { kind: 'inline'; index: number } | { kind: 'Trait'; name: string };
+  origin: { kind: 'inline'; index: number } | { kind: 'Trait'; name: string; created?: string };
   where: ErrorLocation;
   lineOfProperty(path: readonly (string | number)[]): number | undefined;
 }

@@ -4,6 +4,7 @@ import type { SourceInfo } from '../parse/index.js';
 import type { ResolvedComponent, ResolvedTrait } from './app-spec.js';
 import type { DefinitionCatalog } from './catalog.js';
 import { checkTraits } from './checks.js';
+import { judgeStandaloneTraits } from './standalone-traits.js';
 import { unknownType } from './unknown-type.js';
 
 /** A parsed object and where it came from. */
@@ -42,7 +43,11 @@ export function traitObjectInput(t: Sourced<Trait>): TraitInput {
   return {
     type: t.object.spec.type,
     properties: t.object.spec.properties ?? {},
-    origin: { kind: 'Trait', name: t.object.metadata.name! },
+    origin: {
+      kind: 'Trait',
+      name: t.object.metadata.name!,
+      ...(t.object.metadata.creationTimestamp ? { created: t.object.metadata.creationTimestamp } : {}),
+    },
     where: {
       file: t.source.file,
       line: t.source.line,
@@ -55,7 +60,8 @@ export function traitObjectInput(t: Sourced<Trait>): TraitInput {
 
 /**
  * Looks up one component's definition and its traits' in the catalog. Every
- * problem is pushed onto `errors`; undefined when the component's own type is
+ * problem is pushed onto `errors` (a standalone Trait skipped as the controller
+ * skips it, onto `warnings`); undefined when the component's own type is
  * unknown (its traits are still checked, so all errors show at once).
  */
 export function resolveComponent(
@@ -66,6 +72,7 @@ export function resolveComponent(
   namespace: string,
   catalog: DefinitionCatalog,
   errors: RenderError[],
+  warnings: RenderError[] = [],
 ): ResolvedComponent | undefined {
   const definition = catalog.componentDefinition(base.type, namespace);
   if (!definition) {
@@ -100,13 +107,15 @@ export function resolveComponent(
     });
   }
   if (!definition) return undefined;
+  const judged = judgeStandaloneTraits(base.type, definition, traits);
+  warnings.push(...judged.warnings);
   const component: ResolvedComponent = {
     name,
     type: base.type,
     properties: base.properties,
     definition,
     dependsOn,
-    traits,
+    traits: judged.kept,
     where: base.where,
     lineOfProperty: (p) => base.lineOf([...base.propPath, ...p]),
   };

@@ -122,6 +122,55 @@ spec: {type: scaler, target: {component: checkout}, properties: {replicas: 3}}
     ]);
   });
 
+  it('skips standalone Traits the controller rejects (not applicable, conflicting: the older wins) with a warning, and lets one override an inline trait', () => {
+    const trait = (name: string, type: string, component: string, created?: string) => `---
+apiVersion: core.oam.dev/v1beta1
+kind: Trait
+metadata: {name: ${name}${created ? `, creationTimestamp: "${created}"` : ''}}
+spec: {type: ${type}, target: {component: ${component}}}
+`;
+    const text = `apiVersion: core.oam.dev/v1beta1
+kind: Component
+metadata: {name: job}
+spec: {type: task}
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Component
+metadata: {name: api}
+spec: {type: webservice}
+${trait('job-scale', 'scaler', 'job')}${trait('a-newer', 'cpuscaler', 'api', '2026-01-02T00:00:00Z')}${trait('z-older', 'hpa', 'api', '2026-01-01T00:00:00Z')}`;
+    const { apps, errors, warnings } = resolve(text);
+    expect(errors).toEqual([]);
+    expect(apps.map((a) => [a.name, a.components[0].traits.map((t) => t.type)])).toEqual([
+      ['job', []],
+      ['api', ['hpa']],
+    ]);
+    expect(warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining(
+        'Trait "job-scale" (scaler): trait "scaler" does not apply to component type "task" (it applies to: deployments.apps): skipped, as the controller skips it',
+      ),
+      expect.stringContaining(
+        'Trait "a-newer" (cpuscaler): conflicts with the older Trait "z-older" (hpa) on the same component: skipped',
+      ),
+    ]);
+
+    const inline = resolve(
+      `${header}    - name: api
+      type: webservice
+      traits:
+        - type: cpuscaler
+        - type: gateway
+${trait('ops-hpa', 'hpa', 'api').replace('{component: api}', '{component: api, application: shop}')}`,
+    );
+    expect(inline.errors).toEqual([]);
+    expect(inline.apps[0].components[0].traits.map((t) => t.type)).toEqual(['gateway', 'hpa']);
+    expect(inline.warnings.map((w) => w.message)).toEqual([
+      expect.stringContaining(
+        'traits[0] (cpuscaler): overridden by Trait "ops-hpa" (hpa), as the controller does',
+      ),
+    ]);
+  });
+
   it('joins a referenced Component into its Application and does not deploy it alone', () => {
     const text = `apiVersion: core.oam.dev/v1beta1
 kind: Component

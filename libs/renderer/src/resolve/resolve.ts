@@ -128,6 +128,7 @@ export function resolveObjects(
         namespace,
         catalog,
         errors,
+        warnings,
       );
       if (component) resolved.push(component);
     });
@@ -169,6 +170,7 @@ export function resolveObjects(
       namespace,
       catalog,
       errors,
+      warnings,
     );
     if (component) specs.push(standaloneSpec(comp, namespace, component));
   }
