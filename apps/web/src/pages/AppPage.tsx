@@ -140,7 +140,11 @@ export function AppPage({ namespace, name }: { namespace: string; name: string }
     }
   });
   const path = { namespace, name };
-  const rv = app?.resourceVersion;
+  // Events and revisions reload when the application changes, but not once it is being deleted:
+  // a reload then races the application's removal and ends in a 404 (logged by the browser).
+  const lastLiveRv = useRef<string>(undefined);
+  if (app && !app.deleting && !gone) lastLiveRv.current = app.resourceVersion;
+  const rv = lastLiveRv.current;
   const events = useLoad(
     () =>
       rv
