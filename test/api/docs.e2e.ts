@@ -1,43 +1,26 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { ROUTES } from '#api-server';
 import { ControllerCluster } from '../controller/harness.js';
 import { ApiPlane } from './harness.js';
-
-const CHROMIUM = '/usr/bin/chromium';
-const describeIf = existsSync(CHROMIUM) ? describe : describe.skip;
+import { describeIfChromium, launchChromium } from '../web/chromium.js';
 
 /** Swagger UI at /api/docs in a real browser: it renders every operation under its CSP, nothing from elsewhere. */
-describeIf('Swagger UI in Chromium', () => {
+describeIfChromium('Swagger UI in Chromium', () => {
   let cluster: ControllerCluster;
   let plane: ApiPlane;
   let context: BrowserContext;
-  let profile: string;
+  let browser: { close(): Promise<void> } | undefined;
 
   beforeAll(async () => {
     cluster = await ControllerCluster.start();
     plane = await ApiPlane.start({ webDir: false }, cluster);
-    profile = mkdtempSync(join(tmpdir(), 'oam-docs-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-      ],
-    });
-    context.setDefaultTimeout(60_000);
+    ({ context, ...browser } = await launchChromium('docs'));
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await plane?.stop({ cluster: false });
     await cluster?.stop();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   }, 60_000);
 
   it('shows the document’s title and every operation, with no console error and no request elsewhere', async () => {

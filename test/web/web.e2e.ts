@@ -8,30 +8,28 @@
  * README's two in docs/images/); axe-core finds no serious violation.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { eventually } from '#kube-core';
 import { ADMIN, ApiPlane, call } from '../api/harness.js';
+import { describeIfChromium, launchChromium } from './chromium.js';
 
 const root = join(import.meta.dirname ?? new URL('.', import.meta.url).pathname, '..', '..');
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(root, 'test', 'web', 'screenshots');
 const NS = 'default';
 const APP = 'shop';
 /** Console messages a browser prints for API answers the page expects and shows (the 401, 409 and 422 steps). */
 let expectedConsole = /Failed to load resource: the server responded with a status of (401|409|422)/;
 
-const describeIf = existsSync(CHROMIUM) ? describe : describe.skip;
-
-describeIf('the web catalog in Chromium', () => {
+describeIfChromium('the web catalog in Chromium', () => {
   let plane: ApiPlane;
   let context: BrowserContext;
   let page: Page;
   let webDir: string;
-  let profile: string;
+  let browser: { close(): Promise<void> } | undefined;
   const consoleErrors: string[] = [];
   let shotIndex = 0;
 
@@ -77,22 +75,7 @@ describeIf('the web catalog in Chromium', () => {
     );
     if (built.status !== 0) throw new Error(`vite build failed:\n${built.stdout}\n${built.stderr}`);
     plane = await ApiPlane.start({ webDir });
-    profile = mkdtempSync(join(tmpdir(), 'oam-web-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-      viewport: { width: 1280, height: 800 },
-    });
-    context.setDefaultTimeout(60_000);
+    ({ context, ...browser } = await launchChromium('web', { viewport: { width: 1280, height: 800 } }));
     page = context.pages()[0] ?? (await context.newPage());
     page.on('console', (m) => {
       if (m.type() === 'error' && !expectedConsole.test(m.text())) consoleErrors.push(m.text());
@@ -101,9 +84,9 @@ describeIf('the web catalog in Chromium', () => {
   }, 180_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await plane?.stop();
-    for (const dir of [webDir, profile]) if (dir) rmSync(dir, { recursive: true, force: true });
+    for (const dir of [webDir]) if (dir) rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   afterEach(() => {
