@@ -14,7 +14,7 @@ import { ensureNamespace, installBuiltins } from './definitions/builtin-installe
 import { SchemaPublisher } from './definitions/schema-publisher.js';
 import { registerApplicationMetrics } from './host/application-metrics.js';
 import { Heartbeat } from './host/heartbeat.js';
-import { OwnedWatches } from './host/owned-watches.js';
+import { OwnedWatches, routesTo } from './host/owned-watches.js';
 import { ignoreStatusOnlyUpdates } from './host/predicates.js';
 import { ManagerService } from './manager.service.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
@@ -149,9 +149,9 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     // The watches are added while reconciling, so they enqueue into the controllers built below.
     const built: { apps?: Controller; components?: Controller } = {};
     // Only the owner's reconciler is queued; an object without an owner reference may be either's.
-    const watches = new OwnedWatches(informers, [apps, components], (r, owner) => {
-      if (owner !== COMPONENTS.kind) built.apps?.enqueue(r);
-      if (owner !== APPLICATIONS.kind) built.components?.enqueue(r);
+    const watches = new OwnedWatches(informers, [apps, components], (r, owner, priority) => {
+      if (routesTo(owner, APPLICATIONS.kind)) built.apps?.enqueue(r, priority);
+      if (routesTo(owner, COMPONENTS.kind)) built.components?.enqueue(r, priority);
     });
     const events = manager.eventRecorder('oam-controller');
     const deps = {

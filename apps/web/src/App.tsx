@@ -8,7 +8,7 @@ import { AppList } from './pages/AppList';
 import { AppPage } from './pages/AppPage';
 import { Loading } from './parts/Problem';
 
-// The form pages carry react-jsonschema-form and its validator (ajv): loaded when first opened.
+// The form pages carry react-jsonschema-form and its validator: loaded when first opened.
 const CreatePage = lazy(() => import('./pages/Compose').then((m) => ({ default: m.CreatePage })));
 const EditPage = lazy(() => import('./pages/Compose').then((m) => ({ default: m.EditPage })));
 

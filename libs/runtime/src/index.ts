@@ -78,6 +78,7 @@ export {
 
 export { WorkQueue, type QueueOptions } from './workqueue/queue.js';
 export { DelayingQueue } from './workqueue/delaying-queue.js';
+export { DEFAULT_PRIORITY, LOW_PRIORITY } from './workqueue/priority-fifo.js';
 export { RateLimitingQueue, type RateLimitingQueueOptions } from './workqueue/rate-limiting-queue.js';
 export {
   BucketRateLimiter,
@@ -97,7 +98,13 @@ export {
 } from './controller/reconciler.js';
 export { Controller, type ControllerOptions } from './controller/controller.js';
 export { ControllerBuilder, BuilderError, type ControllerHost } from './controller/builder.js';
-export { requestForObject, requestForOwner, enqueueingHandler, type MapFunc } from './controller/handlers.js';
+export {
+  requestForObject,
+  requestForOwner,
+  enqueueingHandler,
+  updatePriority,
+  type MapFunc,
+} from './controller/handlers.js';
 export * as predicates from './controller/predicates.js';
 export type { Predicate } from './controller/predicates.js';
 

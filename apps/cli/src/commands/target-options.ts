@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 
 /** --kubeconfig, --context and --local: where a command runs (see cluster/target.ts for the rule). */
 export function addTargetOptions(command: Command): Command {
@@ -26,4 +26,21 @@ export function parseDuration(value: string): number {
 
 export function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** `-f, --file`, repeatable: what `up`, `diff`, `render` and `def apply|vet` read. */
+export function addFileOption(command: Command): Command {
+  return command.requiredOption(
+    '-f, --file <path>',
+    'a YAML file, a folder (recursively), or - for stdin; repeatable',
+    collect,
+    [],
+  );
+}
+
+/** `--timeout <duration>` in milliseconds; `label` is how --help shows the default (`5m`). */
+export function timeoutOption(description: string, defaultMs: number, label: string): Option {
+  return new Option('--timeout <duration>', `${description} (e.g. 90s, 5m)`)
+    .default(defaultMs, label)
+    .argParser(parseDuration);
 }

@@ -131,6 +131,37 @@ describe('OwnedWatches', () => {
     expect(owners).toEqual(['Application', 'Component']);
   });
 
+  it('says whether an object’s changes reach an owner (if not, the owner has to look again itself)', () => {
+    const owner = (kind: string, name: string): KubeObject => ({
+      apiVersion: 'core.oam.dev/v1beta1',
+      kind,
+      metadata: { name, namespace: 'default' },
+    });
+    const object = (labels?: Record<string, string>, controller?: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: {
+        name: 'web',
+        namespace: 'other',
+        labels,
+        ...(controller
+          ? {
+              ownerReferences: [
+                { apiVersion: 'x/v1', kind: controller, name: 'o', uid: 'u', controller: true },
+              ],
+            }
+          : {}),
+      },
+    });
+    const mine = { 'app.oam.dev/name': 'e', 'app.oam.dev/namespace': 'default' };
+    expect(watches.reaches(object(mine), owner('Application', 'e'))).toBe(true);
+    expect(watches.reaches(object(mine, 'ReplicaSet'), owner('Application', 'e'))).toBe(true);
+    expect(watches.reaches(object(mine), owner('Application', 'f'))).toBe(false);
+    expect(watches.reaches(object(), owner('Application', 'e'))).toBe(false); // someone else's object
+    expect(watches.reaches(object(mine, 'Component'), owner('Application', 'e'))).toBe(false);
+    expect(watches.reaches(object(mine, 'Component'), owner('Component', 'e'))).toBe(true);
+  });
+
   it('releases the kinds of an application that is gone', async () => {
     const configMaps = new ResourceClient(transport, await kind('v1', 'ConfigMap'));
     await configMaps.create(app('only'));

@@ -1,6 +1,8 @@
 import { LABELS } from '#renderer';
 import {
+  DEFAULT_PRIORITY,
   kindId,
+  updatePriority,
   type EventHandler,
   type InformerFactory,
   type InformerLease,
@@ -24,7 +26,8 @@ import { controllerOf, objectKey, type KubeObject } from '#kube-core';
  * Each event names the kind of the object's controller owner (Application
  * or Component), so only that kind's reconciler is queued; objects that
  * cannot carry an owner reference (other namespaces, cluster-scoped) name
- * none and go to every owner kind.
+ * none and go to every owner kind. A resync (the object unchanged) enqueues
+ * at low priority: real changes go first.
  */
 export class OwnedWatches {
   private readonly leases = new Map<string, { lease: InformerLease; apps: Set<string> }>();
@@ -34,7 +37,7 @@ export class OwnedWatches {
     private readonly informers: InformerFactory,
     /** The owners' informers (Applications, standalone Components): an owner's deletion releases its kinds. */
     owners: SharedInformer | readonly SharedInformer[],
-    private readonly enqueue: (r: Request, ownerKind: string | undefined) => void,
+    private readonly enqueue: (r: Request, ownerKind: string | undefined, priority: number) => void,
   ) {
     for (const informer of Array.isArray(owners) ? owners : [owners])
       informer.addEventHandler({ onDelete: (app: KubeObject) => this.keep(app, []) });
@@ -70,25 +73,51 @@ export class OwnedWatches {
   }
 
   private readonly handler: EventHandler<KubeObject> = (() => {
-    const route = (obj: KubeObject) => {
+    const route = (obj: KubeObject, priority = DEFAULT_PRIORITY) => {
       const owner = controllerOf(obj)?.kind;
-      for (const r of applicationOf(obj)) this.enqueue(r, owner);
+      for (const r of applicationOf(obj)) this.enqueue(r, owner, priority);
     };
     return {
-      onAdd: route,
+      onAdd: (obj: KubeObject) => route(obj),
       onUpdate: (before: KubeObject, after: KubeObject) => {
-        route(before);
-        route(after);
+        const priority = updatePriority(before, after);
+        route(before, priority);
+        route(after, priority);
       },
-      onDelete: route,
+      onDelete: (obj: KubeObject) => route(obj),
     };
   })();
+
+  /**
+   * Does a change of `obj` (a live object of a kind `owner`'s render keeps watched) enqueue `owner`?
+   * Yes when it carries the owner's labels and no other owner kind controls
+   * it; otherwise (someone else's object) only looking again notices its changes.
+   */
+  reaches(obj: KubeObject, owner: KubeObject): boolean {
+    const to = applicationOf(obj)[0];
+    return (
+      to?.name === owner.metadata?.name &&
+      to?.namespace === owner.metadata?.namespace &&
+      routesTo(controllerOf(obj)?.kind, owner.kind!)
+    );
+  }
 
   /** The kinds watched now (resource ids such as `deployments.apps/v1`). */
   watched(): string[] {
     return [...this.leases.keys()].sort();
   }
 }
+
+/**
+ * Which owner kind's reconciler an event of an object controlled by
+ * `controllerKind` goes to: an owner kind's objects to it alone (an
+ * Application's never wake the Component reconciler, nor the reverse);
+ * objects without such an owner (other namespaces, cluster-scoped) to every one.
+ */
+export function routesTo(controllerKind: string | undefined, ownerKind: string): boolean {
+  return !controllerKind || !OWNER_KINDS.has(controllerKind) || controllerKind === ownerKind;
+}
+const OWNER_KINDS = new Set(['Application', 'Component']);
 
 function applicationOf(obj: KubeObject): Request[] {
   const labels = obj.metadata?.labels;

@@ -76,7 +76,11 @@ export interface PipelineInput {
   rejected?: readonly { name: string; generation?: number; message: string }[];
 }
 
-/** While something is unhealthy and may not send events (objects in other namespaces), look again this often. */
+/**
+ * While something is unhealthy and its changes may not send this owner
+ * events (an object someone else holds, one that could not be read), look
+ * again this often. Otherwise the owned watches' events wake it.
+ */
 const UNHEALTHY_RECHECK_MS = 10_000;
 /** While an object waits to be taken back by its Component, look again this often. */
 const RELEASE_RECHECK_MS = 1_000;
@@ -151,8 +155,13 @@ export class RenderPipeline {
       app = this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status }));
     }
     const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
-    const live: LiveLookup = async (o) =>
-      (await this.live(o as KubeObject)) as Awaited<ReturnType<LiveLookup>>;
+    // Set when health read an object whose changes do not reach this owner (or failed to read one).
+    let unwatched = false;
+    const live: LiveLookup = async (o) => {
+      const found = await this.lookup(o as KubeObject);
+      if (found.failed || (found.object && !this.deps.watches.reaches(found.object, app))) unwatched = true;
+      return found.object as Awaited<ReturnType<LiveLookup>>;
+    };
     const ordered = await applyInOrder(rendered, planned, {
       apply: (p) => applyIntent(this.deps.client, p.intent, p.live, app, uids, adopt),
       upToDate: (p) => isUpToDate(p.intent, p.live),
@@ -210,8 +219,11 @@ export class RenderPipeline {
     }
     if (requeue) return requeue;
     if (retry) return { requeue: true };
-    if (written.status.status !== 'running')
-      return { requeueAfter: Math.min(UNHEALTHY_RECHECK_MS, nextDeadlineMs ?? UNHEALTHY_RECHECK_MS) };
+    if (written.status.status !== 'running') {
+      // Events of the objects it reads wake it; time-outs and what sends no event need a timer.
+      const after = Math.min(unwatched ? UNHEALTHY_RECHECK_MS : Infinity, nextDeadlineMs ?? Infinity);
+      if (after < Infinity) return { requeueAfter: after };
+    }
   }
 
   private get clock(): Clock {
@@ -344,15 +356,21 @@ export class RenderPipeline {
   }
 
   async live(obj: KubeObject): Promise<KubeObject | undefined> {
+    return (await this.lookup(obj)).object;
+  }
+
+  /** The cached live object, if any; `failed` when it could not be read (health then says it does not exist yet). */
+  private async lookup(obj: KubeObject): Promise<{ object?: KubeObject; failed?: true }> {
     try {
       const kind = await this.deps.mapper.kindFor(obj);
-      return await this.deps.client.get(
+      const object = await this.deps.client.get(
         kind,
         kind.namespaced ? obj.metadata?.namespace : undefined,
         obj.metadata!.name!,
       );
+      return { object };
     } catch {
-      return undefined; // health then says it does not exist yet
+      return { failed: true };
     }
   }
 

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import Form from '@rjsf/core';
 import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
+import { formValidator } from './form-validator';
 import { MultiSchemaTemplate } from './MultiSchemaTemplate';
 import { ObjectTemplate } from './ObjectTemplate';
 
@@ -55,7 +55,7 @@ export function TypeForm({
         idPrefix={id}
         schema={prepared}
         formData={value}
-        validator={validator}
+        validator={formValidator}
         uiSchema={UI}
         templates={TEMPLATES}
         experimental_defaultFormStateBehavior={DEFAULTS}

@@ -141,7 +141,8 @@ export class ControllerBuilder {
     // informer is created and no handler is left enqueueing into a controller that never runs.
     this.host.addController(controller);
     const primary = fors[0].kind;
-    const enqueue = (r: { namespace: string; name: string }): void => controller.enqueue(r);
+    const enqueue = (r: { namespace: string; name: string }, priority: number): void =>
+      controller.enqueue(r, priority);
     for (const w of this.watched) {
       const map = w.role === 'for' ? requestForObject : w.role === 'owns' ? requestForOwner(primary) : w.map!;
       const informer = this.host.informers.informerFor(w.kind);

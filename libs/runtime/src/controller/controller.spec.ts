@@ -6,6 +6,7 @@ import { InformerFactory } from '../cache/informer-factory.js';
 import { CONFIG_MAPS, type ResourceKind } from '../client/resource-kind.js';
 import { KubeTransport } from '../client/transport.js';
 import { memoryLogger } from '../log/logger.js';
+import { LOW_PRIORITY } from '../workqueue/priority-fifo.js';
 import { ItemExponentialFailureRateLimiter } from '../workqueue/rate-limiters.js';
 import { BuilderError, ControllerBuilder, type ControllerHost } from './builder.js';
 import { Controller } from './controller.js';
@@ -58,6 +59,31 @@ describe('Controller', () => {
     expect(await registry.metrics()).toMatch(
       /controller_runtime_reconcile_errors_total\{controller="test"\} 2/,
     );
+  });
+
+  it('reconciles a change before a backlog of resyncs, and requeues each at the priority it was handed out at', async () => {
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const { c } = controllerWith({
+      reconcile: async ({ name }) => {
+        if (name === 'first') await gate; // holds the one worker while the rest is queued
+        order.push(`${name}@${c.queue.priorityOf(`ns/${name}`)}`);
+        if (name === 'r1' && !order.includes('r1 again')) {
+          order.push('r1 again');
+          return { requeueAfter: 10 };
+        }
+      },
+    });
+    c.start();
+    c.enqueue({ namespace: 'ns', name: 'first' });
+    await until(() => c.queue.processingCount() === 1, 'first handed out');
+    for (const name of ['r1', 'r2', 'r3']) c.enqueue({ namespace: 'ns', name }, LOW_PRIORITY);
+    c.enqueue({ namespace: 'ns', name: 'changed' });
+    release();
+    await until(() => order.length === 7, 'all reconciled, r1 again after its delay');
+    await c.stop();
+    expect(order).toEqual(['first@0', 'changed@0', 'r1@-100', 'r1 again', 'r2@-100', 'r3@-100', 'r1@-100']);
   });
 
   it('does not retry a TerminalError', async () => {
@@ -250,6 +276,25 @@ describe('event handlers and predicates', () => {
       { namespace: 'ns', name: 'app1' },
       { namespace: 'ns', name: 'app1' },
       { namespace: 'ns', name: 'app2' },
+    ]);
+  });
+
+  it('an update that changed nothing (a resync) is enqueued at low priority, a real change at the default', () => {
+    const got: [string, number][] = [];
+    const h = enqueueingHandler(requestForOwner(APPS), [], (r, p) => got.push([r.name, p]));
+    const at = (rv: string) => ({
+      ...owned('app1'),
+      metadata: { ...owned('app1').metadata, resourceVersion: rv },
+    });
+    h.onUpdate!(at('5'), at('5'));
+    h.onUpdate!(at('5'), at('6'));
+    h.onAdd!(at('6'), false);
+    expect(got).toEqual([
+      ['app1', LOW_PRIORITY],
+      ['app1', LOW_PRIORITY],
+      ['app1', 0],
+      ['app1', 0],
+      ['app1', 0],
     ]);
   });
 

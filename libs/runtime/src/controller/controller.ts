@@ -105,8 +105,9 @@ export class Controller {
     if (options.registry) this.metrics = controllerMetrics(options.registry);
   }
 
-  enqueue(request: Request): void {
-    this.queue.add(requestKey(request));
+  /** Queues a reconcile of `request`; `priority` (default 0, higher first) orders it among the waiting ones. */
+  enqueue(request: Request, priority?: number): void {
+    this.queue.add(requestKey(request), priority);
   }
 
   start(): void {
@@ -168,6 +169,8 @@ export class Controller {
     if (timeout) signals.push(timeout.signal);
     const signal = AbortSignal.any(signals);
     const started = this.clock.now();
+    // Retries and requeues keep the priority the key was handed out at (a resync's stays low).
+    const priority = this.queue.priorityOf(key);
     let result: Result | void = undefined;
     let failure: { error: unknown } | undefined;
     try {
@@ -201,16 +204,16 @@ export class Controller {
         error: err,
         retries: this.queue.numRequeues(key),
       });
-      this.queue.addRateLimited(key);
+      this.queue.addRateLimited(key, priority);
       return;
     }
     if (result?.requeueAfter && result.requeueAfter > 0) {
       this.observe(started, 'requeue_after');
       this.queue.forget(key);
-      this.queue.addAfter(key, result.requeueAfter);
+      this.queue.addAfter(key, result.requeueAfter, priority);
     } else if (result?.requeue) {
       this.observe(started, 'requeue');
-      this.queue.addRateLimited(key);
+      this.queue.addRateLimited(key, priority);
     } else {
       this.observe(started, 'success');
       this.queue.forget(key);

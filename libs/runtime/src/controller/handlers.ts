@@ -1,6 +1,7 @@
 import type { EventHandler } from '../cache/shared-informer.js';
 import type { ResourceKind } from '../client/resource-kind.js';
 import { parseApiVersion, type KubeObject } from '#kube-core';
+import { DEFAULT_PRIORITY, LOW_PRIORITY } from '../workqueue/priority-fifo.js';
 import { passesCreate, passesDelete, passesUpdate, type Predicate } from './predicates.js';
 import type { Request } from './reconciler.js';
 
@@ -24,25 +25,37 @@ export function requestForOwner(owner: ResourceKind): MapFunc {
 }
 
 /**
+ * The priority of an update event: low when the object did not change (an
+ * informer resync or re-list replays it with the same resourceVersion), so
+ * real changes are served first.
+ */
+export function updatePriority(o: KubeObject, n: KubeObject): number {
+  const rv = n.metadata?.resourceVersion;
+  return rv !== undefined && rv === o.metadata?.resourceVersion ? LOW_PRIORITY : DEFAULT_PRIORITY;
+}
+
+/**
  * An informer handler that filters events through predicates, maps objects to
  * requests, and enqueues them. Updates enqueue the requests of both the old
- * and the new object, so a change of owner reaches both owners.
+ * and the new object, so a change of owner reaches both owners; an update
+ * that changed nothing (a resync) is enqueued at low priority.
  */
 export function enqueueingHandler<T extends KubeObject>(
   map: MapFunc<T>,
   predicates: readonly Predicate<T>[],
-  enqueue: (r: Request) => void,
+  enqueue: (r: Request, priority: number) => void,
 ): EventHandler<T> {
-  const all = (obj: T): void => {
-    for (const r of map(obj)) enqueue(r);
+  const all = (obj: T, priority: number): void => {
+    for (const r of map(obj)) enqueue(r, priority);
   };
   return {
-    onAdd: (obj) => passesCreate(predicates, obj) && all(obj),
+    onAdd: (obj) => passesCreate(predicates, obj) && all(obj, DEFAULT_PRIORITY),
     onUpdate: (o, n) => {
       if (!passesUpdate(predicates, o, n)) return;
-      all(o);
-      all(n);
+      const priority = updatePriority(o, n);
+      all(o, priority);
+      all(n, priority);
     },
-    onDelete: (obj) => passesDelete(predicates, obj) && all(obj),
+    onDelete: (obj) => passesDelete(predicates, obj) && all(obj, DEFAULT_PRIORITY),
   };
 }

@@ -1,6 +1,7 @@
 import type { Registry } from 'prom-client';
 import { realClock, type Clock } from '#kube-core';
 import { onScrape, queueMetrics, type QueueMetrics } from './metrics.js';
+import { DEFAULT_PRIORITY, PriorityFifo } from './priority-fifo.js';
 
 export interface QueueOptions {
   /** Metric label; metrics are recorded only when both name and registry are given. */
@@ -20,15 +21,20 @@ export interface QueueOptions {
  * that arrived during processing is never lost.
  *
  * Items are compared with `===` (SameValueZero): use strings or numbers.
+ *
+ * Priorities (controller-runtime's priority queue): an add may name one
+ * (default 0, higher first, e.g. LOW_PRIORITY for resyncs); FIFO within a
+ * priority. An item added again while waiting keeps the higher of the two.
  */
 export class WorkQueue<T> {
-  /** FIFO of items waiting; every entry is in `dirty` and appears at most once; none is in `processing`. */
-  private items: T[] = [];
-  private head = 0;
-  /** Items that need processing: queued ones, plus processing ones re-added since they were handed out. */
-  private readonly dirty = new Set<T>();
+  /** Items waiting, by priority; every one is in `dirty`; none is in `processing`. */
+  private readonly items = new PriorityFifo<T>();
+  /** Items that need processing (queued ones, plus processing ones re-added since they were handed out), with the priority wanted. */
+  private readonly dirty = new Map<T, number>();
   /** Items handed out and not yet `done`, with the time processing started. */
   private readonly processing = new Map<T, number>();
+  /** The priority each item being processed was handed out at. */
+  private readonly handedAt = new Map<T, number>();
   /** When each queued item was first added (for queue latency). */
   private readonly queuedSince = new Map<T, number>();
   /** Pending `get()` callers; non-empty only while the queue is empty and not shutting down. */
@@ -49,18 +55,33 @@ export class WorkQueue<T> {
     }
   }
 
-  /** Marks the item as needing processing. No-op if it is already waiting, or once shutting down. */
-  add(item: T): void {
-    if (this.shuttingDown || this.dirty.has(item)) return;
+  /**
+   * Marks the item as needing processing, at `priority`. If it is already
+   * waiting, only raises its priority (never lowers it). No-op once shutting down.
+   */
+  add(item: T, priority = DEFAULT_PRIORITY): void {
+    if (this.shuttingDown) return;
+    const wanted = this.dirty.get(item);
+    if (wanted !== undefined) {
+      if (priority <= wanted) return;
+      this.dirty.set(item, priority);
+      if (this.items.has(item)) this.items.push(item, priority);
+      return;
+    }
     this.metrics?.adds.inc({ name: this.name });
-    this.dirty.add(item);
+    this.dirty.set(item, priority);
     if (this.processing.has(item)) return; // `done` will queue it again
-    this.enqueue(item);
+    this.enqueue(item, priority);
   }
 
   /** Number of items waiting (not counting the ones being processed). */
   len(): number {
-    return this.items.length - this.head;
+    return this.items.length;
+  }
+
+  /** The priority an item being processed was handed out at (or a waiting item's); undefined for others. */
+  priorityOf(item: T): number | undefined {
+    return this.handedAt.get(item) ?? this.items.priorityOf(item);
   }
 
   /**
@@ -78,8 +99,10 @@ export class WorkQueue<T> {
     const started = this.processing.get(item);
     if (started === undefined) return;
     this.processing.delete(item);
+    this.handedAt.delete(item);
     this.metrics?.workDuration.observe({ name: this.name }, elapsedSeconds(started, this.clock.now()));
-    if (this.dirty.has(item)) this.enqueue(item);
+    const wanted = this.dirty.get(item);
+    if (wanted !== undefined) this.enqueue(item, wanted);
     if (this.processing.size === 0) this.releaseDrainWaiters();
   }
 
@@ -115,27 +138,23 @@ export class WorkQueue<T> {
     // Subclasses release their timers here.
   }
 
-  private enqueue(item: T): void {
+  private enqueue(item: T, priority: number): void {
     const waiter = this.waiters.shift();
     this.queuedSince.set(item, this.clock.now());
+    this.items.push(item, priority);
     if (waiter) {
-      this.items.push(item);
       waiter(this.take());
       return;
     }
-    this.items.push(item);
     this.metrics?.depth.set({ name: this.name }, this.len());
   }
 
   private take(): T {
-    const item = this.items[this.head++];
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
+    const { item, priority } = this.items.shift()!;
     this.dirty.delete(item);
     const t = this.clock.now();
     this.processing.set(item, t);
+    this.handedAt.set(item, priority);
     const since = this.queuedSince.get(item);
     this.queuedSince.delete(item);
     if (this.metrics) {

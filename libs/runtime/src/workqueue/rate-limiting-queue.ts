@@ -22,10 +22,10 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
     this.rateLimiter = options.rateLimiter ?? defaultControllerRateLimiter<T>(this.clock);
   }
 
-  addRateLimited(item: T): void {
+  addRateLimited(item: T, priority?: number): void {
     if (this.isShuttingDown()) return;
     this.recordRetry();
-    this.addAfter(item, this.rateLimiter.when(item));
+    this.addAfter(item, this.rateLimiter.when(item), priority);
   }
 
   forget(item: T): void {

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { addTargetOptions, collect } from '../target-options.js';
+import { addFileOption, addTargetOptions } from '../target-options.js';
 
 export interface DefTargetFlags {
   namespace?: string;
@@ -19,13 +19,6 @@ export interface DefFileFlags extends DefTargetFlags {
 
 const typeOption = () =>
   new Option('--type <kind>', 'only component or only trait definitions').choices(['component', 'trait']);
-const fileOption = (cmd: Command) =>
-  cmd.requiredOption(
-    '-f, --file <path>',
-    'a YAML file, a folder (recursively), or - for stdin; repeatable',
-    collect,
-    [],
-  );
 
 /** `oam def ls|show|apply|vet`: the ComponentDefinitions and TraitDefinitions apps are written against. */
 export function registerDef(program: Command): void {
@@ -56,7 +49,7 @@ export function registerDef(program: Command): void {
     process.exitCode = await runDefShow(type, flags);
   });
 
-  const apply = fileOption(
+  const apply = addFileOption(
     def
       .command('apply')
       .description('check definitions offline (as `def vet`), then server-side apply them as oam-cli'),
@@ -66,7 +59,7 @@ export function registerDef(program: Command): void {
     process.exitCode = await runDefApply(flags);
   });
 
-  fileOption(
+  addFileOption(
     def
       .command('vet')
       .description('check definitions offline: YAML, schema, template errors with line numbers (no cluster)'),

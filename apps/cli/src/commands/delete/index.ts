@@ -1,5 +1,5 @@
-import { Command, Option } from 'commander';
-import { addTargetOptions, parseDuration } from '../target-options.js';
+import { Command } from 'commander';
+import { addTargetOptions, timeoutOption } from '../target-options.js';
 
 export interface DeleteFlags {
   namespace?: string;
@@ -18,11 +18,7 @@ export function registerDelete(program: Command): void {
     .argument('<name>', 'the Application (or standalone Component)')
     .option('-n, --namespace <name>', "its namespace (default: the context's namespace, else default)")
     .option('--wait', 'wait until it and everything it applied are gone', false)
-    .addOption(
-      new Option('--timeout <duration>', 'how long --wait waits (e.g. 90s, 5m)')
-        .default(120_000, '2m')
-        .argParser(parseDuration),
-    );
+    .addOption(timeoutOption('how long --wait waits', 120_000, '2m'));
   addTargetOptions(del).action(async (name: string, flags: DeleteFlags) => {
     const { runDelete } = await import('./delete.action.js');
     process.exitCode = await runDelete(name, flags);

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { addTargetOptions, collect } from '../target-options.js';
+import { addFileOption, addTargetOptions } from '../target-options.js';
 
 export interface DiffFlags {
   file: string[];
@@ -12,17 +12,13 @@ export interface DiffFlags {
 
 /** `oam diff`: what `oam up` would change, as `kubectl diff` shows it (exit 0 none, 1 changes, >1 error). */
 export function registerDiff(program: Command): void {
-  const diff = program
-    .command('diff')
-    .description(
-      'show what `oam up -f` would change on the target (server-side dry run), as a unified diff per object; exit 0 no changes, 1 changes, >1 an error',
-    )
-    .requiredOption(
-      '-f, --file <path>',
-      'a YAML file, a folder (recursively), or - for stdin; repeatable',
-      collect,
-      [],
-    )
+  const diff = addFileOption(
+    program
+      .command('diff')
+      .description(
+        'show what `oam up -f` would change on the target (server-side dry run), as a unified diff per object; exit 0 no changes, 1 changes, >1 an error',
+      ),
+  )
     .option(
       '-n, --namespace <name>',
       "namespace for objects that name none (default: the context's namespace, else default)",

@@ -1,5 +1,5 @@
-import { Command, Option } from 'commander';
-import { addTargetOptions, parseDuration } from '../target-options.js';
+import { Command } from 'commander';
+import { addTargetOptions, timeoutOption } from '../target-options.js';
 
 export interface InstallFlags {
   image?: string;
@@ -23,11 +23,7 @@ export function registerInstall(program: Command): void {
     )
     .option('--wait', 'wait until the Deployments are available (the default)', true)
     .option('--no-wait', 'apply and return without waiting')
-    .addOption(
-      new Option('--timeout <duration>', 'how long to wait (e.g. 90s, 5m)')
-        .default(300_000, '5m')
-        .argParser(parseDuration),
-    );
+    .addOption(timeoutOption('how long to wait', 300_000, '5m'));
   addTargetOptions(install).action(async (flags: InstallFlags) => {
     const { runInstall } = await import('./install.action.js');
     process.exitCode = await runInstall(flags);

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { addTargetOptions, parseDuration } from '../target-options.js';
+import { addTargetOptions, timeoutOption } from '../target-options.js';
 
 export interface RollbackFlags {
   to?: number;
@@ -25,11 +25,7 @@ export function registerRollback(program: Command): void {
     .option('-n, --namespace <name>', "its namespace (default: the context's namespace, else default)")
     .option('--wait', 'wait until the rolled-back app is healthy (the default)', true)
     .option('--no-wait', 'ask for the rollback and return without waiting')
-    .addOption(
-      new Option('--timeout <duration>', 'how long to wait for health (e.g. 90s, 5m)')
-        .default(300_000, '5m')
-        .argParser(parseDuration),
-    );
+    .addOption(timeoutOption('how long to wait for health', 300_000, '5m'));
   addTargetOptions(rollback).action(async (name: string, flags: RollbackFlags) => {
     const { runRollback } = await import('./rollback.action.js');
     process.exitCode = await runRollback(name, flags);

@@ -1,5 +1,5 @@
-import { Command, Option } from 'commander';
-import { addTargetOptions, collect, parseDuration } from '../target-options.js';
+import { Command } from 'commander';
+import { addFileOption, addTargetOptions, timeoutOption } from '../target-options.js';
 
 export interface UpFlags {
   file: string[];
@@ -14,28 +14,20 @@ export interface UpFlags {
 
 /** `oam up`: validate and render locally, apply, wait until healthy, show the status tree. */
 export function registerUp(program: Command): void {
-  const up = program
-    .command('up')
-    .description(
-      'apply Applications, Components, Traits and definitions, then wait until healthy (starts the local plane when there is no kubeconfig)',
-    )
-    .requiredOption(
-      '-f, --file <path>',
-      'a YAML file, a folder (recursively), or - for stdin; repeatable',
-      collect,
-      [],
-    )
+  const up = addFileOption(
+    program
+      .command('up')
+      .description(
+        'apply Applications, Components, Traits and definitions, then wait until healthy (starts the local plane when there is no kubeconfig)',
+      ),
+  )
     .option(
       '-n, --namespace <name>',
       "namespace for objects that name none (default: the context's namespace, else default)",
     )
     .option('--wait', 'wait until every Application is healthy (the default)', true)
     .option('--no-wait', 'apply and return without waiting')
-    .addOption(
-      new Option('--timeout <duration>', 'how long to wait for health (e.g. 90s, 5m)')
-        .default(300_000, '5m')
-        .argParser(parseDuration),
-    )
+    .addOption(timeoutOption('how long to wait for health', 300_000, '5m'))
     .option('--strict', 'treat unknown properties as errors, not warnings', false);
   addTargetOptions(up).action(async (flags: UpFlags) => {
     const { runUp } = await import('./up.action.js');
