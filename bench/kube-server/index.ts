@@ -4,11 +4,12 @@ import { run as list } from './list.bench.js';
 import { run as memory } from './memory.bench.js';
 import { run as validation } from './validation.bench.js';
 import { run as watch } from './watch.bench.js';
+import { run as writes } from './writes.bench.js';
 
-/** The embedded API server's benchmarks (issue 4), each on a fresh server, each under a minute. */
+/** The embedded API server's benchmarks (issues 4 and 15), each on a fresh server, each under a minute. */
 export async function run(): Promise<BenchResult[]> {
   const results: BenchResult[] = [];
-  for (const bench of [crud, list, watch, memory, validation]) results.push(...(await bench()));
+  for (const bench of [writes, crud, list, watch, memory, validation]) results.push(...(await bench()));
   return results;
 }
 

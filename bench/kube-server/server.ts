@@ -24,9 +24,24 @@ export interface BenchServer {
 export async function startBenchServer(historyWindow?: number): Promise<BenchServer> {
   const stateDir = mkdtempSync(join(tmpdir(), 'oam-bench-'));
   const srv = await startServer({ port: 0, stateDir, ...(historyWindow ? { historyWindow } : {}) });
-  const agent = new Agent({ keepAlive: true, maxSockets: 256, ca: srv.caCert });
-  const base = new URL(srv.url);
-  const headers = { Authorization: `Bearer ${srv.token}`, Accept: 'application/json' };
+  const client = httpsClient(srv.url, srv.caCert, srv.token);
+  return {
+    ...client,
+    stop: async () => {
+      client.close();
+      await srv.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type BenchClient = Omit<BenchServer, 'stop'> & { close(): void };
+
+/** A keep-alive HTTPS client for an API server (JSON in, JSON out; a status of 300 or more rejects). */
+export function httpsClient(url: string, caCert: string, token: string): BenchClient {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, ca: caCert });
+  const base = new URL(url);
+  const headers = { Authorization: `Bearer ${token}`, Accept: 'application/json' };
 
   const send: BenchServer['send'] = (method, path, body, contentType = 'application/json') =>
     new Promise((resolve, reject) => {
@@ -85,16 +100,7 @@ export async function startBenchServer(historyWindow?: number): Promise<BenchSer
       req.end();
     });
 
-  return {
-    url: srv.url,
-    send,
-    watch,
-    stop: async () => {
-      agent.destroy();
-      await srv.stop();
-      rmSync(stateDir, { recursive: true, force: true });
-    },
-  };
+  return { url, send, watch, close: () => agent.destroy() };
 }
 
 /** Runs `count` tasks with at most `concurrency` in flight. */
@@ -110,7 +116,7 @@ export async function pool(
   await Promise.all(lanes);
 }
 
-export async function createNamespace(server: BenchServer, name: string): Promise<void> {
+export async function createNamespace(server: Pick<BenchServer, 'send'>, name: string): Promise<void> {
   await server.send('POST', '/api/v1/namespaces', { metadata: { name } });
 }
 

@@ -56,7 +56,7 @@ export class ClusterIpAllocator {
     this.range = parseIpv4Cidr(cidr);
     for (const entry of store.list(SERVICES_KEY)) this.hold(heldIps(entry.object));
     // For the store's lifetime: closing the store drops its listeners.
-    store.subscribe((event) => this.follow(event));
+    store.onWrite((event) => this.follow(event));
   }
 
   /** A free IP for a new Service; dryRun answers the network address, as kube's dry-run allocator does. */

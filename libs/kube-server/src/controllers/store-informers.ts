@@ -64,9 +64,11 @@ export class StoreInformers {
     for (const w of this.watched.values()) w.informer.start();
   }
 
-  /** True when every informer has listed and its handlers have seen everything the store delivered. */
+  /** True when nothing waits for a commit, every informer has listed and its handlers have seen everything delivered. */
   quiet(): boolean {
     if (this.stopped) return true;
+    // Pending writes are changes the informers will be told of once committed.
+    if (this.store.hasPending()) return false;
     for (const w of this.watched.values()) {
       if (!w.informer.hasSynced() || w.handled < w.source.delivered) return false;
     }

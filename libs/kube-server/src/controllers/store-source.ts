@@ -1,7 +1,9 @@
 /**
  * The server's own list/watch source for libs/runtime's informers: LIST and
- * WATCH of one storage key straight from the in-memory store, no HTTP. A watch
- * replays the store's history after the requested resourceVersion (410 Gone
+ * WATCH of one storage key straight from the in-memory store, no HTTP. A list
+ * is the current state, pending writes included (the server's own controllers
+ * may act on them: their writes commit after them). A watch replays the
+ * store's committed history after the requested resourceVersion (410 Gone
  * when it is older than the history keeps, so the reflector re-lists), then
  * follows every commit until the informer stops.
  *
@@ -67,7 +69,7 @@ export class StoreListerWatcher implements ListerWatcher<StoredObject> {
     onEvent: (event: WatchEvent<StoredObject>) => void,
   ): Promise<StreamEnd> {
     const from = Number(options.resourceVersion ?? this.store.currentRv());
-    const replay = this.store.history.since(from);
+    const replay = this.store.committedSince(from);
     if (!replay) {
       const message = `too old resource version: ${from} (${this.store.history.compactedRv + 1})`;
       return Promise.reject(new KubeApiError(410, 'Expired', message, 'WATCH', this.resource));
@@ -85,7 +87,9 @@ export class StoreListerWatcher implements ListerWatcher<StoredObject> {
       onEvent(event);
     };
     const deliver = (e: ChangeEvent) => {
-      if (e.resource !== this.resource || (options.namespace && e.namespace !== options.namespace)) return;
+      // A list includes pending writes (listAll): their commits, at or before `from`, are not news.
+      if (e.rv <= from || e.resource !== this.resource) return;
+      if (options.namespace && e.namespace !== options.namespace) return;
       const key = `${e.namespace}/${e.name}`;
       if (e.type === 'DELETED') {
         if (!this.known.delete(key)) return;

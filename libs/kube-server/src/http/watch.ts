@@ -25,6 +25,8 @@ export interface WatchRequest {
 interface Watcher {
   req: WatchRequest;
   res: ServerResponse;
+  /** The resourceVersion the stream starts after: older commits are not sent. */
+  after: number;
   close(): void;
 }
 
@@ -73,8 +75,11 @@ export class WatchHub {
       'Transfer-Encoding': 'chunked',
     });
     res.flushHeaders();
+    // Watchers learn of committed changes only: what they replay or list is the state at the
+    // committed resourceVersion, and the registered watcher gets every commit after it.
+    const committed = store.committedRv();
     let replay: ChangeEvent[] | undefined = [];
-    if (fromRv !== undefined && fromRv < store.currentRv()) replay = store.history.since(fromRv);
+    if (fromRv !== undefined && fromRv < committed) replay = store.committedSince(fromRv);
     if (!replay) {
       const err = new ApiError(
         410,
@@ -84,9 +89,9 @@ export class WatchHub {
       res.end(JSON.stringify({ type: 'ERROR', object: err.toStatus() }) + '\n');
       return;
     }
-    const watcher = this.register(key, req, res);
+    const watcher = this.register(key, req, res, fromRv ?? committed);
     if (fromRv === undefined) {
-      for (const entry of store.list(key, req.namespace)) {
+      for (const entry of store.snapshot(key, committed, req.namespace)) {
         const obj = toExternal(req.info, entry.object);
         if (req.filter(obj)) this.write(watcher, 'ADDED', obj);
       }
@@ -103,13 +108,14 @@ export class WatchHub {
     for (const set of this.watchers.values()) for (const w of [...set]) w.close();
   }
 
-  private register(key: string, req: WatchRequest, res: ServerResponse): Watcher {
+  private register(key: string, req: WatchRequest, res: ServerResponse, after: number): Watcher {
     let set = this.watchers.get(key);
     if (!set) this.watchers.set(key, (set = new Set()));
     const timers: NodeJS.Timeout[] = [];
     const watcher: Watcher = {
       req,
       res,
+      after,
       close: () => {
         if (!set.delete(watcher)) return;
         timers.forEach((t) => clearTimeout(t));
@@ -134,7 +140,7 @@ export class WatchHub {
   /** Label/field selectors see transitions: entering the selection is ADDED, leaving it is DELETED. */
   private deliver(watcher: Watcher, event: ChangeEvent, lines?: Map<string, string>): void {
     const { req } = watcher;
-    if (req.namespace && event.namespace !== req.namespace) return;
+    if (event.rv <= watcher.after || (req.namespace && event.namespace !== req.namespace)) return;
     const obj = toExternal(req.info, event.object);
     const prev = event.prev ? toExternal(req.info, event.prev) : undefined;
     if (event.type === 'DELETED') {
@@ -149,7 +155,7 @@ export class WatchHub {
 
   private bookmark(watcher: Watcher, annotations?: Record<string, string>): void {
     const { info } = watcher.req;
-    const metadata: Record<string, unknown> = { resourceVersion: String(this.core.store.currentRv()) };
+    const metadata: Record<string, unknown> = { resourceVersion: String(this.core.store.committedRv()) };
     if (annotations) metadata.annotations = annotations;
     this.send(watcher, {
       type: 'BOOKMARK',

@@ -63,7 +63,7 @@ export class CrdManager {
 
   attach(store: Store): void {
     for (const entry of store.list(CRD_KEY)) this.serve(entry.object);
-    store.subscribe((event: ChangeEvent) => {
+    store.onWrite((event: ChangeEvent) => {
       if (event.resource !== CRD_KEY) return;
       if (event.type === 'DELETED') this.unserve(event.name);
       else this.serve(event.object);

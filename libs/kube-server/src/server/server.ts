@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -85,9 +85,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const ctx: ResourceContext = { objects, watches, token };
   let address = '';
 
-  const server: Server = createServer({ key: tls.key, cert: tls.cert }, (req, res) => {
-    handle(req, res).catch((err) => fail(res, err));
-  });
+  const server: Server = createServer(
+    { key: tls.key, cert: tls.cert, ServerResponse: durableResponses(store, log) },
+    (req, res) => {
+      handle(req, res).catch((err) => fail(res, err));
+    },
+  );
   const fail = (res: ServerResponse, err: unknown) => {
     if (err instanceof ApiError) return sendError(res, err);
     log({ level: 'error', msg: 'request failed', error: err instanceof Error ? err.stack : String(err) });
@@ -185,6 +188,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       if (stopped) return;
       stopped = true;
       for (const c of controllers.reverse()) await c.stop?.();
+      // Answer what waits for a commit before the connections close.
+      const durable = store.whenDurable();
+      store.flush();
+      await durable?.catch(() => undefined);
       watches.closeAll();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -198,6 +205,27 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   internals.set(running, { objects, controllers, log });
   if (options.simulateWorkloads) await registerController(running, workloadSimulator(options.simulation));
   return running;
+}
+
+/**
+ * Responses that leave only once everything the store held when they ended is on disk (group
+ * commit): a 201 survives kill -9, and no client reads, or is refused because of, a write a crash
+ * could still undo. Watch streams write committed changes only; their end waits like any other.
+ * When the commit fails, the response is cut off: the client gets no answer rather than a false one.
+ */
+function durableResponses(store: Store, log: Logger): typeof ServerResponse {
+  return class DurableResponse<Request extends IncomingMessage> extends ServerResponse<Request> {
+    override end(...args: unknown[]): this {
+      const end = () => (super.end as (...a: unknown[]) => this).apply(this, args);
+      const durable = store.whenDurable();
+      if (!durable) return end();
+      durable.then(end, (err: unknown) => {
+        log({ level: 'error', msg: 'response dropped: its writes were not committed', error: String(err) });
+        this.destroy(err instanceof Error ? err : new Error(String(err)));
+      });
+      return this;
+    }
+  };
 }
 
 /**

@@ -9,10 +9,20 @@ export interface LoadedRow {
   object: StoredObject;
 }
 
+/** One object to write, or to remove (`data` undefined). */
+export interface Row {
+  resource: string;
+  namespace: string;
+  name: string;
+  rv: number;
+  data?: string;
+}
+
 /**
  * The durable copy: one row per object plus the global resourceVersion counter.
- * WAL + synchronous=FULL, and every write is one transaction, so a write the
- * server acknowledged survives kill -9.
+ * WAL + synchronous=FULL: a committed batch is on disk (fsync'd) when
+ * `commit` returns, so a write the server acknowledged after it survives kill -9
+ * (and a power cut).
  */
 export class SqliteStore {
   private readonly db: Database.Database;
@@ -59,17 +69,13 @@ export class SqliteStore {
     return rows.map((row) => ({ ...row, object: JSON.parse(row.data) as StoredObject }));
   }
 
-  /** Writes (or removes, when object is undefined) one object and the counter in one committed transaction. */
-  commit(
-    resource: string,
-    namespace: string,
-    name: string,
-    rv: number,
-    object: StoredObject | undefined,
-  ): void {
+  /** Writes (or removes) the rows and sets the counter to `rv`, in one transaction: one fsync for all of them. */
+  commit(rows: Iterable<Row>, rv: number): void {
     this.db.transaction(() => {
-      if (object) this.putStmt.run(resource, namespace, name, rv, JSON.stringify(object));
-      else this.deleteStmt.run(resource, namespace, name);
+      for (const row of rows) {
+        if (row.data !== undefined) this.putStmt.run(row.resource, row.namespace, row.name, row.rv, row.data);
+        else this.deleteStmt.run(row.resource, row.namespace, row.name);
+      }
       this.counterStmt.run(rv);
     })();
   }

@@ -34,6 +34,9 @@ describe('Store', () => {
     expect(store.put('/configmaps', cm('a', { k: 'v' })).metadata.resourceVersion).toBe('3');
     const deleted = store.remove('/configmaps', 'default', 'a');
     expect(deleted?.metadata.resourceVersion).toBe('4');
+    // Listeners hear of changes once they are committed.
+    expect(events).toEqual([]);
+    store.flush();
     expect(events.map((e) => `${e.type} ${e.name} ${e.rv}`)).toEqual([
       'ADDED a 1',
       'ADDED d 2',
@@ -42,6 +45,36 @@ describe('Store', () => {
     ]);
     expect(events[2].prev?.data).toEqual({});
     expect(store.remove('/configmaps', 'default', 'a')).toBeUndefined();
+  });
+
+  it('commits the writes of one turn of the event loop together, then tells listeners and waiters', async () => {
+    const committed: string[] = [];
+    const made: string[] = [];
+    store.subscribe((e) => committed.push(`${e.name} ${e.rv} durable at ${store.committedRv()}`));
+    store.onWrite((e) => made.push(`${e.name} ${e.rv}`));
+    expect(store.whenDurable()).toBeUndefined();
+    store.put('/configmaps', cm('a'));
+    store.put('/configmaps', cm('b'));
+    store.put('/configmaps', cm('a', { k: 'v' }));
+    expect(made).toEqual(['a 1', 'b 2', 'a 3']);
+    expect(store.currentRv()).toBe(3);
+    expect(store.committedRv()).toBe(0);
+    expect(store.get('/configmaps', 'default', 'a')?.object.data).toEqual({ k: 'v' });
+    expect(store.committedSince(0)).toEqual([]);
+    const durable = store.whenDurable();
+    expect(durable).toBeDefined();
+    await durable;
+    expect(committed).toEqual(['a 1 durable at 3', 'b 2 durable at 3', 'a 3 durable at 3']);
+    expect(store.committedSince(0)?.map((e) => e.rv)).toEqual([1, 2, 3]);
+    expect(store.hasPending()).toBe(false);
+    store.remove('/configmaps', 'default', 'b');
+    // Closing commits what is pending.
+    store.close();
+    store = new Store(join(dir, 'db'), 5);
+    expect(store.currentRv()).toBe(4);
+    expect(store.list('/configmaps').map((e) => [e.name, e.rv, e.object.data])).toEqual([
+      ['a', 3, { k: 'v' }],
+    ]);
   });
 
   it('keeps objects and the counter across a reopen', () => {

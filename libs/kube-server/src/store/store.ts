@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js';
 import { History } from './history.js';
-import { SqliteStore } from './sqlite.js';
-import type { ChangeEvent, EventType, ObjectRef, StoredEntry } from './types.js';
+import { SqliteStore, type Row } from './sqlite.js';
+import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
 import { type StoredObject } from '#kube-core';
 
 export type ChangeListener = (event: ChangeEvent) => void;
@@ -15,23 +15,40 @@ const parseRef = (key: string): ObjectRef => {
 
 /**
  * All objects in memory (reads never touch the disk), SQLite as the durable
- * copy, one global resourceVersion, and a history ring for watches. Writes are
- * synchronous: a write returns after its transaction committed, then listeners
- * run (they must not block). Objects are also indexed by uid and by the owners
- * they reference, so ownership questions (the garbage collector's, deletion's)
- * are answered from the current state.
+ * copy, one global resourceVersion, and a history ring for watches. Objects
+ * are also indexed by uid and by the owners they reference, so ownership
+ * questions (the garbage collector's, deletion's) are answered from the
+ * current state.
+ *
+ * Group commit: a write changes the memory at once (the next write sees it,
+ * resourceVersions are assigned in order) and joins the pending batch; the
+ * batch is committed in one transaction, one fsync, on the next turn of the
+ * event loop, or by `flush()`. Writes that arrive while a commit runs join
+ * the batch after it. Only then do `subscribe` listeners (watches, informers)
+ * see the changes, in resourceVersion order, and `whenDurable()` resolve:
+ * the HTTP layer answers a request only after what it saw is durable.
+ * `onWrite` listeners keep derived in-memory state (served CRDs, allocated
+ * cluster IPs) in step with every write as it is made.
  */
 export class Store {
   private readonly db: SqliteStore;
   private readonly byResource = new Map<string, Map<string, StoredEntry>>();
   private readonly sortedKeys = new Map<string, string[]>();
   private readonly listeners = new Set<ChangeListener>();
+  private readonly writeListeners = new Set<ChangeListener>();
   /** uid → where the object is. */
   private readonly uids = new Map<string, ObjectRef>();
   /** owner uid → the objects that name it in their ownerReferences (refKey). */
   private readonly dependents = new Map<string, Set<string>>();
   readonly history: History;
   private rv: number;
+  /** The newest resourceVersion on disk; writes after it are pending. */
+  private committed: number;
+  private pending: ChangeEvent[] = [];
+  private batch?: { promise: Promise<void>; resolve(): void; reject(err: Error): void };
+  private flushTimer?: NodeJS.Immediate;
+  /** Set once a commit failed: memory holds writes the disk lost, so no write is taken any more. */
+  private failure?: Error;
 
   constructor(
     path: string,
@@ -42,6 +59,7 @@ export class Store {
   ) {
     this.db = new SqliteStore(path);
     this.rv = this.db.resourceVersion();
+    this.committed = this.rv;
     for (const row of this.db.loadAll()) {
       this.table(row.resource).set(objectKey(row.namespace, row.name), {
         namespace: row.namespace,
@@ -54,8 +72,45 @@ export class Store {
     this.history = new History(historyWindow, this.rv);
   }
 
+  /** The newest resourceVersion, committed or pending: what reads see. */
   currentRv(): number {
     return this.rv;
+  }
+
+  /** The newest resourceVersion on disk: what watchers have been told about. */
+  committedRv(): number {
+    return this.committed;
+  }
+
+  /** True while writes wait for their commit. */
+  hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  /**
+   * Resolves once every write made so far is on disk (undefined when it already is).
+   * Rejects when their commit failed.
+   */
+  whenDurable(): Promise<void> | undefined {
+    if (!this.pending.length) return undefined;
+    if (!this.batch) {
+      let resolve!: () => void;
+      let reject!: (err: Error) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      // A waiter that stopped listening (a closed connection) must not make the rejection unhandled.
+      promise.catch(() => undefined);
+      this.batch = { promise, resolve, reject };
+    }
+    return this.batch.promise;
+  }
+
+  /** The committed changes after rv, oldest first (undefined when rv is older than the history keeps). */
+  committedSince(rv: number): ChangeEvent[] | undefined {
+    const changes = this.history.since(rv);
+    if (!changes) return undefined;
+    let end = changes.length;
+    while (end > 0 && changes[end - 1].rv > this.committed) end--;
+    return end === changes.length ? changes : changes.slice(0, end);
   }
 
   get(resource: string, namespace: string, name: string): StoredEntry | undefined {
@@ -109,37 +164,79 @@ export class Store {
 
   /** Stores a new or changed object; sets its resourceVersion. Returns the stored object. */
   put(resource: string, object: StoredObject): StoredObject {
+    this.writable();
     const namespace = object.metadata.namespace ?? '';
     const name = object.metadata.name as string;
     const prev = this.get(resource, namespace, name);
-    const rv = this.rv + 1;
+    const rv = ++this.rv;
     object.metadata.resourceVersion = String(rv);
-    this.db.commit(resource, namespace, name, rv, object);
-    this.rv = rv;
     const table = this.table(resource);
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });
     const ref = { resource, namespace, name };
     if (prev) this.unindex(ref, prev.object);
     this.index(ref, object);
-    this.emit(prev ? 'MODIFIED' : 'ADDED', resource, namespace, name, rv, object, prev?.object);
+    this.record({
+      type: prev ? 'MODIFIED' : 'ADDED',
+      resource,
+      namespace,
+      name,
+      rv,
+      object,
+      prev: prev?.object,
+    });
     return object;
   }
 
   /** Removes an object; the DELETED event carries it with the deletion's resourceVersion. */
   remove(resource: string, namespace: string, name: string, final?: StoredObject): StoredObject | undefined {
+    this.writable();
     const prev = this.get(resource, namespace, name);
     if (!prev) return undefined;
-    const rv = this.rv + 1;
-    this.db.commit(resource, namespace, name, rv, undefined);
-    this.rv = rv;
+    const rv = ++this.rv;
     this.table(resource).delete(objectKey(namespace, name));
     this.sortedKeys.delete(resource);
     this.unindex({ resource, namespace, name }, prev.object);
     const last = final ?? prev.object;
     const deleted = { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } };
-    this.emit('DELETED', resource, namespace, name, rv, deleted, prev.object);
+    this.record({ type: 'DELETED', resource, namespace, name, rv, object: deleted, prev: prev.object });
     return deleted;
+  }
+
+  /**
+   * Commits the pending writes now, in one transaction, then tells the listeners and
+   * the waiters. A failed commit fails the waiters and every later write.
+   */
+  flush(): void {
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = undefined;
+    if (!this.pending.length) return;
+    const events = this.pending;
+    const batch = this.batch;
+    this.pending = [];
+    this.batch = undefined;
+    // An object written twice in the batch is stored once, as it ended up.
+    const rows = new Map<string, Row>();
+    for (const e of events) {
+      const row: Row = { resource: e.resource, namespace: e.namespace, name: e.name, rv: e.rv };
+      if (e.type !== 'DELETED') row.data = JSON.stringify(e.object);
+      rows.set(refKey(e), row);
+    }
+    const rv = events[events.length - 1].rv;
+    try {
+      this.db.commit(rows.values(), rv);
+    } catch (err) {
+      this.failure = new ApiError(
+        500,
+        'InternalError',
+        `the store could not commit writes up to resourceVersion ${rv} (${String(err)}); restart the server`,
+      );
+      batch?.reject(this.failure);
+      return;
+    }
+    this.committed = rv;
+    for (const event of events) this.emit(event);
+    batch?.resolve();
   }
 
   /** Storage keys that hold (or held) objects. */
@@ -147,29 +244,45 @@ export class Store {
     return [...this.byResource.keys()];
   }
 
+  /** Committed changes, in resourceVersion order, after their commit (watches and informers). */
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
+  /** Every change as it is made, before its commit: for state derived from the store's memory. */
+  onWrite(listener: ChangeListener): () => void {
+    this.writeListeners.add(listener);
+    return () => this.writeListeners.delete(listener);
+  }
+
+  /** Commits what is pending, then closes the database. */
   close(): void {
+    this.flush();
     this.listeners.clear();
+    this.writeListeners.clear();
     this.db.close();
   }
 
-  private emit(
-    type: EventType,
-    resource: string,
-    namespace: string,
-    name: string,
-    rv: number,
-    object: StoredObject,
-    prev?: StoredObject,
-  ) {
-    const event: ChangeEvent = { type, resource, namespace, name, rv, object, prev };
+  private writable(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  /** A change made in memory: into the history (snapshots need it at once) and the pending batch. */
+  private record(event: ChangeEvent): void {
     this.history.push(event);
-    for (const listener of this.listeners) {
-      // The write is committed: a failing listener must not turn it into an error for the writer.
+    this.pending.push(event);
+    this.flushTimer ??= setImmediate(() => this.flush());
+    this.notify(this.writeListeners, event);
+  }
+
+  private emit(event: ChangeEvent): void {
+    this.notify(this.listeners, event);
+  }
+
+  private notify(listeners: Set<ChangeListener>, event: ChangeEvent): void {
+    for (const listener of listeners) {
+      // The write is made: a failing listener must not turn it into an error for the writer.
       try {
         listener(event);
       } catch (err) {

@@ -102,7 +102,7 @@ describe('Table output', () => {
       },
     };
     const events: Array<(e: any) => void> = [];
-    manager.attach({ list: () => [{ object: crd }], subscribe: (l: any) => events.push(l) } as any);
+    manager.attach({ list: () => [{ object: crd }], onWrite: (l: any) => events.push(l) } as any);
     const widget = registry.find('example.com', 'v1', 'widgets') as ResourceInfo;
     const obj = {
       metadata: { name: 'w' },
