@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { loadBuiltinDefinitions } from '#definitions';
 import { NoKindMatchError, type Controller } from '#runtime';
 import {
+  APPLICATION_REVISIONS,
   APPLICATIONS,
   COMPONENT_DEFINITIONS,
   COMPONENTS,
@@ -34,6 +35,7 @@ import {
 import { oamWatches } from './reconcile/oam-watches.js';
 import { TraitReconciler } from './reconcile/trait.reconciler.js';
 import { RendererService } from './renderer.service.js';
+import { REVISION_APP_INDEX, revisionAppIndexFunc } from './revisions/revision-store.js';
 import { Revisions } from './revisions/revisions.js';
 
 /** A problem the operator can fix (no CRDs, no access): reported as one line, never a stack. */
@@ -138,6 +140,9 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     });
     const traits = informers.informerFor(TRAITS, {
       indexers: { [TYPE_INDEX]: traitTypeIndexFunc, [TRAIT_TARGET_INDEX]: traitTargetIndexFunc },
+    });
+    informers.informerFor(APPLICATION_REVISIONS, {
+      indexers: { [REVISION_APP_INDEX]: revisionAppIndexFunc },
     });
     const componentDefinitions = informers.informerFor(COMPONENT_DEFINITIONS);
     const traitDefinitions = informers.informerFor(TRAIT_DEFINITIONS);

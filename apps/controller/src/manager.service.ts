@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { jsonLogger, Manager, type RestMapper } from '#runtime';
 import { CONTROLLER_NAMESPACE, FIELD_MANAGER } from './constants.js';
+import { controllerCacheTransform } from './host/cache-transform.js';
 import { CONTROLLER_OPTIONS, LEADER_LEASE, type ResolvedOptions } from './options.js';
 
 /** The runtime's Manager (caches, client, controllers) and the REST mapper over its transport. */
@@ -16,7 +17,10 @@ export class ManagerService {
       logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-controller' } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
-      informers: options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {},
+      informers: {
+        ...(options.resyncPeriodMs > 0 ? { resyncPeriodMs: options.resyncPeriodMs } : {}),
+        transform: controllerCacheTransform(),
+      },
       clock: options.clock,
       health:
         options.metricsPort === undefined

@@ -43,6 +43,7 @@ export class ApplicationReconciler implements Reconciler {
       key,
       await this.deps.client.get(APPLICATIONS, request.namespace, request.name),
     );
+    if (!cached || cached.metadata?.deletionTimestamp) this.pipeline.forget(request);
     if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization
     const release = releaseFor(this.deps.sources, cached);
     if (cached.metadata?.deletionTimestamp)

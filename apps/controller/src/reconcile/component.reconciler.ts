@@ -47,13 +47,17 @@ export class ComponentReconciler implements Reconciler {
       key,
       await this.deps.client.get(COMPONENTS, request.namespace, request.name),
     );
+    if (!cached || cached.metadata?.deletionTimestamp) this.pipeline.forget(request);
     if (!cached) return;
     // Deleting: what it still controls goes; what an Application took over stays with it.
     if (cached.metadata?.deletionTimestamp) return finalize(this.deps, COMPONENTS, cached, ctx.log);
     const component = await ensureFinalizer(this.deps.client, COMPONENTS, cached);
     if (component !== cached) this.ownWrites.remember(key, cached, component);
     const renderer = rendererOf(this.deps.sources, request.namespace, request.name);
-    if (renderer?.kind === 'Application') return this.renderedBy(component, renderer.app, renderer.entry);
+    if (renderer?.kind === 'Application') {
+      this.pipeline.forget(request);
+      return this.renderedBy(component, renderer.app, renderer.entry);
+    }
     const input = (invalid: InvalidTraits): PipelineInput => {
       const joined = joinComponent(this.deps.sources, component as unknown as Component, invalid);
       return {

@@ -8,9 +8,11 @@ type HealthEngine = RendererHandle['health'];
  * context and the live objects it reads), least recently used first out.
  * Most reconciles are woken by an object other than the one a policy reads,
  * so most evaluations repeat exactly; CUE is the costliest step of observing.
- * Failures are not kept: a timeout is retried next time.
+ * Failures are not kept: a timeout is retried next time. An entry is a
+ * hash and a small verdict (~200 bytes): room for every application's few
+ * policies at 3,000+ applications, so converging ones do not evict each other.
  */
-export function cachedHealthEngine(engine: HealthEngine, maxEntries = 5000): HealthEngine {
+export function cachedHealthEngine(engine: HealthEngine, maxEntries = 50_000): HealthEngine {
   const results = new Map<string, Record<string, unknown>>();
   return {
     async evaluateSource(label, source) {

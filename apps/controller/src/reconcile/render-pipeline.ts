@@ -24,6 +24,7 @@ import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
 import type { Resolved } from './resolve-application.js';
 import { nextRevision } from './revision.js';
+import { inputsOf, Settled } from './settled.js';
 import { nextStatus, type Observation } from './status.js';
 
 export interface PipelineDeps {
@@ -94,6 +95,7 @@ const RELEASE_RECHECK_MS = 1_000;
  */
 export class RenderPipeline {
   private readonly health: RendererHandle['health'];
+  private readonly settled = new Settled();
 
   constructor(
     private readonly deps: PipelineDeps,
@@ -105,17 +107,42 @@ export class RenderPipeline {
   }
 
   async run(input: PipelineInput, ctx: ReconcileContext): Promise<Result | void> {
+    const key = `${input.owner.metadata?.namespace}/${input.owner.metadata?.name}`;
+    const inputs = await inputsOf(input, async (r) => {
+      const found = await this.lookup({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
+      return found.failed ? undefined : (found.object?.metadata?.resourceVersion ?? 'absent');
+    });
+    // Read the same as a reconcile that found nothing to do: nothing to do.
+    if (this.settled.is(key, inputs)) return;
+    this.settled.forget(key);
+    const { result, quiet } = await this.runOnce(input, ctx);
+    if (quiet && !result) this.settled.remember(key, inputs);
+    return result;
+  }
+
+  /** Forgets what an owner's last reconcile read (it is gone). */
+  forget(owner: { namespace: string; name: string }): void {
+    this.settled.forget(`${owner.namespace}/${owner.name}`);
+  }
+
+  /** One run; `quiet` when it wrote nothing and had nothing to report or retry. */
+  private async runOnce(
+    input: PipelineInput,
+    ctx: ReconcileContext,
+  ): Promise<{ result: Result | void; quiet: boolean }> {
     let app = input.owner;
     const previous = app.status as ApplicationStatus | undefined;
     const { resolved, unsupported } = input;
     const extra = input.extraConditions ?? [];
     if (!resolved.spec)
-      return this.renderFailed(
-        app,
-        resolved.errors.map((e) => e.message),
-        unsupported,
-        extra,
-        input.source,
+      return this.loud(
+        await this.renderFailed(
+          app,
+          resolved.errors.map((e) => e.message),
+          unsupported,
+          extra,
+          input.source,
+        ),
       );
     const pending: PendingRevision = input.source
       ? await this.deps.revisions.next(app, input.source, resolved.definitions, input.revisionInputs)
@@ -131,13 +158,15 @@ export class RenderPipeline {
       if (!(err instanceof RenderErrors)) throw err;
       const blamed = blamedTraits(err.errors, Object.keys(input.revisionInputs?.traits ?? {}));
       // Each retry leaves out at least one more Trait, so this ends.
-      if (blamed.size > 0 && input.rejoin) return this.run(input.rejoin(blamed), ctx);
-      return this.renderFailed(
-        app,
-        err.errors.map((e) => e.message),
-        unsupported,
-        extra,
-        input.source,
+      if (blamed.size > 0 && input.rejoin) return this.loud(await this.run(input.rejoin(blamed), ctx));
+      return this.loud(
+        await this.renderFailed(
+          app,
+          err.errors.map((e) => e.message),
+          unsupported,
+          extra,
+          input.source,
+        ),
       );
     }
     if (input.source) await this.deps.revisions.save(app, input.source, pending);
@@ -213,17 +242,30 @@ export class RenderPipeline {
         ...(input.source ? optional(this.deps.revisions.condition(previous, input.source, pending)) : []),
       ],
     });
+    let finished = written.app;
     if (input.source) {
-      const finished = await this.deps.revisions.finish(written.app, input.source, pending);
+      finished = await this.deps.revisions.finish(written.app, input.source, pending);
       if (finished !== written.app) this.writeOwn(written.app, finished);
     }
-    if (requeue) return requeue;
-    if (retry) return { requeue: true };
+    const quiet =
+      !pending.create &&
+      ahead.length === 0 &&
+      changed.length === 0 &&
+      problems.length === 0 &&
+      waits.length === 0 &&
+      finished === app;
+    if (requeue) return { result: requeue, quiet };
+    if (retry) return { result: { requeue: true }, quiet };
     if (written.status.status !== 'running') {
       // Events of the objects it reads wake it; time-outs and what sends no event need a timer.
       const after = Math.min(unwatched ? UNHEALTHY_RECHECK_MS : Infinity, nextDeadlineMs ?? Infinity);
-      if (after < Infinity) return { requeueAfter: after };
+      if (after < Infinity) return { result: { requeueAfter: after }, quiet };
     }
+    return { result: undefined, quiet };
+  }
+
+  private loud(result: Result | void): { result: Result | void; quiet: boolean } {
+    return { result, quiet: false };
   }
 
   private get clock(): Clock {

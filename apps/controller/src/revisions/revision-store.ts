@@ -1,11 +1,19 @@
 import { revisionName, type ApplicationRevision } from '#api';
 import { LABELS } from '#renderer';
-import { isAlreadyExists, isNotFound, type Client } from '#runtime';
+import { isAlreadyExists, isNotFound, type Client, type IndexFunc } from '#runtime';
 import { ownerReferenceTo, type KubeObject } from '#kube-core';
 import { APPLICATION_REVISIONS } from '../constants.js';
 
+/** ApplicationRevisions by the application they are labelled with (`namespace/name`). */
+export const REVISION_APP_INDEX = 'revisionApp';
+export const revisionAppIndexFunc: IndexFunc<KubeObject> = (r) => {
+  const app = r.metadata?.labels?.[LABELS.appName];
+  return app ? [`${r.metadata?.namespace ?? ''}/${app}`] : [];
+};
+
 /**
- * An application's ApplicationRevisions: read from the informer cache,
+ * An application's ApplicationRevisions: read from the informer cache
+ * (through REVISION_APP_INDEX, which the cache's informer must have),
  * written to the server. Revisions left by an earlier Application of the
  * same name (another UID, not yet garbage-collected) are not its own.
  */
@@ -14,10 +22,7 @@ export class RevisionStore {
 
   /** Its own revisions, oldest first. */
   async list(app: KubeObject): Promise<ApplicationRevision[]> {
-    const all = await this.client.list<KubeObject>(APPLICATION_REVISIONS, {
-      namespace: app.metadata!.namespace!,
-      labels: { [LABELS.appName]: app.metadata!.name! },
-    });
+    const all = await this.named(app);
     return (all as unknown as ApplicationRevision[])
       .filter((r) => r.metadata.ownerReferences?.some((o) => o.uid === app.metadata?.uid))
       .sort((a, b) => a.spec.revision - b.spec.revision);
@@ -25,10 +30,7 @@ export class RevisionStore {
 
   /** Every revision number in use under the app's name, its own or left over. */
   async highestNumber(app: KubeObject): Promise<number> {
-    const all = await this.client.list<KubeObject>(APPLICATION_REVISIONS, {
-      namespace: app.metadata!.namespace!,
-      labels: { [LABELS.appName]: app.metadata!.name! },
-    });
+    const all = await this.named(app);
     return Math.max(0, ...all.map((r) => (r as unknown as ApplicationRevision).spec.revision));
   }
 
@@ -73,6 +75,14 @@ export class RevisionStore {
       if (own) throw new Error(`revision ${name} exists with other inputs; the cache is behind, retrying`);
       await this.delete(app, name);
     }
+  }
+
+  /** The revisions labelled with the app's name, its own or left over. */
+  private named(app: KubeObject): Promise<KubeObject[]> {
+    const value = `${app.metadata!.namespace}/${app.metadata!.name}`;
+    return this.client.list<KubeObject>(APPLICATION_REVISIONS, {
+      index: { name: REVISION_APP_INDEX, value },
+    });
   }
 
   async delete(app: KubeObject, name: string): Promise<void> {

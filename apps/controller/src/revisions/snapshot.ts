@@ -1,5 +1,6 @@
 import { REVISION_ANNOTATIONS, type ApplicationRevision, type Definition, type RevisionPins } from '#api';
-import { deepCopy, hashOf, type KubeObject } from '#kube-core';
+import { createHash } from 'node:crypto';
+import { deepCopy, deepFreeze, stableStringify, type KubeObject } from '#kube-core';
 
 export type Snapshot = ApplicationRevision['spec'] & { renderHash: string };
 type StoredApplication = Snapshot['application'];
@@ -54,8 +55,21 @@ export function restoredApplication(live: KubeObject, stored: StoredApplication)
   };
 }
 
+/**
+ * Stored definitions by the definition they were taken from (the informer
+ * cache's, frozen and replaced on change): every reconcile of every
+ * application uses the same few, so each is copied once, and kept frozen.
+ */
+const storedOf = new WeakMap<Definition, Record<string, unknown>>();
+
 /** A definition as stored in a revision: what renders and identifies it, none of the server's bookkeeping. */
 function storedDefinition(d: Definition): Record<string, unknown> {
+  let stored = storedOf.get(d);
+  if (!stored) storedOf.set(d, (stored = deepFreeze(copyStored(d))));
+  return stored;
+}
+
+function copyStored(d: Definition): Record<string, unknown> {
   const annotations = Object.fromEntries(
     Object.entries(d.metadata.annotations ?? {}).filter(([k]) => !NOT_INPUTS.has(k)),
   );
@@ -125,21 +139,47 @@ export function takeSnapshot(
   return { ...snapshot, renderHash: renderHashOf(snapshot), ...(pinned ? { pinned } : {}) };
 }
 
-/** The hash of a snapshot's inputs: equal for a live render and the re-render of its stored revision. */
+/**
+ * The hash of a snapshot's inputs: equal for a live render and the re-render
+ * of its stored revision. It is `hashOf` of `{annotations, components,
+ * definitions, labels, spec, traits}` (the first 16 hex digits), composed
+ * here key by key so each definition's stable JSON is computed once per
+ * stored definition, not on every reconcile.
+ */
 export function renderHashOf(s: Omit<Snapshot, 'revision' | 'renderHash'>): string {
-  const defs = (m: Record<string, unknown> | undefined) =>
-    Object.values(m ?? {}).map((d) => {
-      const def = d as Definition;
-      return { kind: def.kind, name: def.metadata.name, namespace: def.metadata.namespace, spec: def.spec };
+  const defs = [
+    ...Object.values(s.componentDefinitions ?? {}),
+    ...Object.values(s.traitDefinitions ?? {}),
+  ].map((d) => definitionJson(d as Definition));
+  const fields: [string, string | undefined][] = [
+    ['annotations', stableStringify(s.application.metadata.annotations ?? {})],
+    ['components', stableStringify((s.components ?? []).map(hashedPart))],
+    ['definitions', `[${defs.join(',')}]`],
+    ['labels', stableStringify(s.application.metadata.labels ?? {})],
+    ['spec', s.application.spec === undefined ? undefined : stableStringify(s.application.spec)],
+    ['traits', stableStringify((s.traits ?? []).map(hashedPart))],
+  ];
+  const json = `{${fields
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+    .join(',')}}`;
+  return createHash('sha256').update(json).digest('hex').slice(0, 16);
+}
+
+/** A stored definition's part of the render hash, by the stored object (frozen, shared by every snapshot that uses it). */
+const definitionJsonOf = new WeakMap<object, string>();
+function definitionJson(def: Definition): string {
+  let json = definitionJsonOf.get(def);
+  if (json === undefined) {
+    json = stableStringify({
+      kind: def.kind,
+      name: def.metadata.name,
+      namespace: def.metadata.namespace,
+      spec: def.spec,
     });
-  return hashOf({
-    spec: s.application.spec,
-    labels: s.application.metadata.labels ?? {},
-    annotations: s.application.metadata.annotations ?? {},
-    definitions: [...defs(s.componentDefinitions), ...defs(s.traitDefinitions)],
-    components: (s.components ?? []).map(hashedPart),
-    traits: (s.traits ?? []).map(hashedPart),
-  }).slice(0, 16);
+    if (Object.isFrozen(def)) definitionJsonOf.set(def, json);
+  }
+  return json;
 }
 
 /** A stored part counts by kind, name and spec: its generation says when, not what. */
