@@ -4,4 +4,4 @@
  * controller's installer, the REST API, tests and benchmarks.
  */
 export { projectRoot, definitionsDir } from './project-root.js';
-export { loadBuiltinDefinitions, BuiltinDefinitionsError } from './load-builtins.js';
+export { loadBuiltinDefinitions, BuiltinDefinitionsError, type WantedDefinitions } from './load-builtins.js';

@@ -50,6 +50,10 @@ type template struct {
 	// each lists the paths (inside `patch`) of lists written `[...X]`: compiled
 	// as `[X]`, and applied to every item of the workload's list.
 	each []string
+	// reads lists the parts of `context` the template reads (contextReads),
+	// unless readsAll: rendering fills in only those.
+	reads    [][]string
+	readsAll bool
 }
 
 // result is what every entry point returns, as JSON.
@@ -180,6 +184,7 @@ func compile(args []string) result {
 	if err != nil {
 		return fail(err)
 	}
+	reads, readsAll := contextReads(file)
 	each := rewriteEachLists(file)
 	v := cueCtx.BuildFile(file)
 	// Errors only: what is incomplete until `parameter` and `context` arrive
@@ -187,7 +192,7 @@ func compile(args []string) result {
 	if err := v.Validate(); err != nil {
 		return fail(err)
 	}
-	templates[handle] = &template{source: src, value: v, each: each}
+	templates[handle] = &template{source: src, value: v, each: each, reads: reads, readsAll: readsAll}
 	return ok(handle)
 }
 
@@ -210,18 +215,8 @@ func lookup(args []string, want int, name string) (*template, result, bool) {
 	return t, result{}, true
 }
 
-// fromJSON builds a CUE value from JSON text without compiling CUE source.
-func fromJSON(text string) (cue.Value, error) {
-	expr, err := exprFromJSON(text)
-	if err != nil {
-		return cue.Value{}, err
-	}
-	v := cueCtx.BuildExpr(expr)
-	return v, v.Err()
-}
-
-// exprFromJSON parses JSON text (numbers kept as written) into a CUE expression.
-func exprFromJSON(text string) (ast.Expr, error) {
+// decodeJSON parses JSON text, numbers kept as written (json.Number).
+func decodeJSON(text string) (interface{}, error) {
 	if text == "" {
 		text = "{}"
 	}
@@ -231,7 +226,7 @@ func exprFromJSON(text string) (ast.Expr, error) {
 	if err := dec.Decode(&data); err != nil {
 		return nil, fmt.Errorf("invalid JSON: %v", err)
 	}
-	return toExpr(data)
+	return data, nil
 }
 
 func toExpr(x interface{}) (ast.Expr, error) {
@@ -280,7 +275,11 @@ func toExpr(x interface{}) (ast.Expr, error) {
 
 // fill returns the template unified with `parameter` and `context` (from JSON)
 // in one step: two FillPath calls evaluate the whole template twice, and this
-// halved the cost of rendering webservice (hpa: a third).
+// halved the cost of rendering webservice (hpa: a third). Only the parts of
+// `context` the template reads are filled in (contextReads). The JSON is built
+// as an AST and compiled: cue.Context.Encode would skip that step, but its
+// values lose their fields when a template embeds or re-unifies them
+// (`[for c in context.outputs {c}]` gives `[{}]` on v0.14.1).
 func fill(t *template, parameter, context string) (cue.Value, error) {
 	v := t.value
 	var fields []interface{}
@@ -288,7 +287,14 @@ func fill(t *template, parameter, context string) (cue.Value, error) {
 		if in.json == "" {
 			continue
 		}
-		x, err := exprFromJSON(in.json)
+		data, err := decodeJSON(in.json)
+		if err != nil {
+			return v, fmt.Errorf("%s: %v", in.name, err)
+		}
+		if in.name == "context" && !t.readsAll {
+			data = prune(data, t.reads)
+		}
+		x, err := toExpr(data)
 		if err != nil {
 			return v, fmt.Errorf("%s: %v", in.name, err)
 		}
@@ -410,16 +416,25 @@ func evaluate(args []string) result {
 	return ok(out)
 }
 
-// vet(handle, propertiesJSON) → {valid, errors: [{path, message}], parameter?}:
+// vet(handle, propertiesJSON) → {valid, errors: [{path, message}], parameter?, declared?}:
 // the properties unified with the template's `parameter`, every error with
-// its field path; `parameter` is the result (defaults applied) when valid.
+// its field path; `parameter` is the result (defaults applied) when valid, and
+// `declared` whether every field given is one `parameter` names (declared).
 func vet(args []string) result {
 	t, bad, found := lookup(args, 2, "vet")
 	if !found {
 		return bad
 	}
-	props, err := fromJSON(args[1])
+	data, err := decodeJSON(args[1])
 	if err != nil {
+		return failf("properties: %v", err)
+	}
+	expr, err := toExpr(data)
+	if err != nil {
+		return failf("properties: %v", err)
+	}
+	props := cueCtx.BuildExpr(expr)
+	if err := props.Err(); err != nil {
 		return failf("properties: %v", err)
 	}
 	schema := t.value.LookupPath(cue.ParsePath("parameter"))
@@ -435,7 +450,10 @@ func vet(args []string) result {
 	if err != nil {
 		return ok(map[string]interface{}{"valid": false, "errors": toErrors(err)})
 	}
-	return ok(map[string]interface{}{"valid": true, "errors": []cueError{}, "parameter": json.RawMessage(raw)})
+	return ok(map[string]interface{}{
+		"valid": true, "errors": []cueError{}, "parameter": json.RawMessage(raw),
+		"declared": declared(schema, data, 0),
+	})
 }
 
 // openapiSchema: openapi(handle) → the OpenAPI v3 document of `parameter`, by CUE's own

@@ -55,6 +55,9 @@ func addPatchMarks(marks *[]patchMark, path string, docs []*ast.CommentGroup) {
 	for _, g := range docs {
 		for _, c := range g.List {
 			text := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+			if !strings.HasPrefix(text, "+") {
+				continue // not a marker (and the regexp is costly)
+			}
 			if m := marker.FindStringSubmatch(text); m != nil && (m[1] == "patchKey" || m[1] == "patchStrategy") {
 				*marks = append(*marks, patchMark{Path: path, Kind: m[1], Value: m[2]})
 			}

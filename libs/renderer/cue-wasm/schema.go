@@ -268,14 +268,18 @@ func description(v cue.Value) string {
 	for _, g := range v.Doc() {
 		for _, line := range strings.Split(g.Text(), "\n") {
 			line = strings.TrimSpace(line)
+			if line == "" {
+				continue
+			}
+			// Only a line starting with "+" can be a marker: the regexp is costly on every line.
+			if line[0] != '+' {
+				plain = append(plain, line)
+				continue
+			}
 			if m := marker.FindStringSubmatch(line); m != nil {
 				if m[1] == "usage" {
 					return m[2]
 				}
-				continue
-			}
-			if line != "" && !strings.HasPrefix(line, "+") {
-				plain = append(plain, line)
 			}
 		}
 	}

@@ -30,6 +30,12 @@ export interface ListQuery {
    * a sync that wants one owner's Pods does not convert every Pod there.
    */
   where?: (stored: StoredObject) => boolean;
+  /**
+   * In-process callers only: where to look instead of every object of the namespace (a superset
+   * of what `where` keeps): the candidates of a controller's claim (objects naming this owner uid,
+   * and orphans), or the objects with one label. Lists the current state.
+   */
+  candidates?: { ownerUid: string } | { label: [key: string, value: string] };
 }
 
 export interface ListResult {
@@ -66,6 +72,14 @@ export function compileFilter(
   labelSelector?: string,
   fieldSelector?: string,
 ): (obj: StoredObject) => boolean {
+  return compileSelectors(info, labelSelector, fieldSelector).filter;
+}
+
+function compileSelectors(
+  info: ResourceInfo,
+  labelSelector?: string,
+  fieldSelector?: string,
+): { filter: (obj: StoredObject) => boolean; labels: LabelRequirement[] } {
   let labels: LabelRequirement[];
   let fields: FieldRequirement[];
   try {
@@ -75,8 +89,11 @@ export function compileFilter(
     if (err instanceof SelectorError) throw new ApiError(400, 'BadRequest', err.message);
     throw err;
   }
-  if (!labels.length && !fields.length) return () => true;
-  return (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj);
+  if (!labels.length && !fields.length) return { filter: () => true, labels };
+  return {
+    filter: (obj) => matchesLabels(labels, obj.metadata.labels) && matchesFields(fields, obj),
+    labels,
+  };
 }
 
 /** Get and list, from memory, with kube's resourceVersion, selector and paging semantics. */
@@ -92,7 +109,7 @@ export class ObjectReader {
   list(info: ResourceInfo, namespace: string | undefined, q: ListQuery): ListResult {
     const store = this.core.store;
     const current = store.currentRv();
-    const selected = compileFilter(info, q.labelSelector, q.fieldSelector);
+    const { filter: selected, labels } = compileSelectors(info, q.labelSelector, q.fieldSelector);
     const where = q.where;
     const filter = where ? (o: StoredObject) => where(o) && selected(o) : selected;
     let atRv = current;
@@ -111,7 +128,15 @@ export class ObjectReader {
     }
     let entries: StoredEntry[];
     try {
-      entries = store.snapshot(storageKey(info), atRv, namespace);
+      // A selector requiring one label value reads only the objects with it (the store's label index).
+      const equal = labels.find((r) => r.op === 'in' && r.values.length === 1);
+      const c =
+        q.candidates ?? (equal && atRv === current ? { label: [equal.key, equal.values[0]] } : undefined);
+      entries = !c
+        ? store.snapshot(storageKey(info), atRv, namespace)
+        : 'ownerUid' in c
+          ? store.ownedOrOrphans(storageKey(info), namespace ?? '', c.ownerUid)
+          : store.withLabel(storageKey(info), namespace ?? '', ...c.label);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (q.continue) {

@@ -116,7 +116,11 @@ export class EndpointsController {
       this.members.delete(`${namespace}/${name}`);
       return;
     }
-    const pods = listObjs(this.sim, GVR.pods, namespace, (p) => matches(selector, p.metadata.labels));
+    // Selected pods carry the selector's first label: only those are read.
+    const [first] = Object.entries(selector);
+    const pods = listObjs(this.sim, GVR.pods, namespace, (p) => matches(selector, p.metadata.labels), {
+      label: first,
+    });
     this.members.set(`${namespace}/${name}`, new Set(pods.map((p) => p.metadata.name as string)));
     if (served(this.sim, GVR.endpoints)) this.syncEndpoints(svc, pods);
     if (served(this.sim, GVR.endpointslices)) syncEndpointSlices(this.sim, svc, pods);

@@ -1,5 +1,6 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
 import { deepCopy, type GroupVersionResource, type StoredObject } from '#kube-core';
+import type { ListQuery } from '../objects/reader.js';
 import { statusCode, type Obj, type Sim } from './sim.js';
 import { sameJson } from './values.js';
 
@@ -17,14 +18,17 @@ export function getObj(
  * Copies of the objects of a namespace (all namespaces for '') that `keep`
  * selects. `keep` reads the stored objects, so only the kept ones are copied:
  * a sync that needs one owner's few Pods does not copy every Pod there.
+ * `candidates` (a superset of what `keep` keeps) looks them up by index
+ * instead of reading every object of the namespace.
  */
 export function listObjs(
   sim: Sim,
   gvr: GroupVersionResource,
   namespace: string,
   keep?: (stored: StoredObject) => boolean,
+  candidates?: ListQuery['candidates'],
 ): StoredObject[] {
-  return sim.api.list(gvr, namespace || undefined, { where: keep }).map((o) => deepCopy(o));
+  return sim.api.list(gvr, namespace || undefined, { where: keep, candidates }).map((o) => deepCopy(o));
 }
 
 /**

@@ -56,7 +56,13 @@ export function claim(
   return owned;
 }
 
-/** `claim` over the owner's namespace, copying only what it may claim. */
+/** `claim` over the owner's namespace, copying only what it may claim (found by index: its dependents and orphans). */
 export function claimInNamespace(sim: Sim, gvr: GroupVersionResource, owner: StoredObject): StoredObject[] {
-  return claim(sim, gvr, owner, listObjs(sim, gvr, owner.metadata.namespace ?? '', claimable(owner)));
+  const candidates = { ownerUid: owner.metadata.uid as string };
+  return claim(
+    sim,
+    gvr,
+    owner,
+    listObjs(sim, gvr, owner.metadata.namespace ?? '', claimable(owner), candidates),
+  );
 }

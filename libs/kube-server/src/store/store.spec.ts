@@ -77,6 +77,52 @@ describe('Store', () => {
     ]);
   });
 
+  it("finds a claim's candidates and labelled objects by index, in list order", () => {
+    const pod = (
+      name: string,
+      labels: Record<string, string>,
+      owner?: { uid: string; controller?: boolean },
+      namespace = 'a',
+    ) => ({
+      ...cm(name, {}, namespace),
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace,
+        labels,
+        ...(owner
+          ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', ...owner }] }
+          : {}),
+      },
+    });
+    store.put('/pods', pod('p3', { app: 'x' }, { uid: 'u1', controller: true }));
+    store.put('/pods', pod('p1', { app: 'x' }, { uid: 'u1', controller: true }));
+    store.put('/pods', pod('p2', { app: 'y' }, { uid: 'u2', controller: true }));
+    store.put('/pods', pod('orphan', { app: 'x' }));
+    store.put('/pods', pod('elsewhere', { app: 'x' }, undefined, 'b'));
+    store.put('/pods', pod('owned-not-controlled', { app: 'x' }, { uid: 'u1' }));
+    const names = (entries: Array<{ namespace: string; name: string }>) =>
+      entries.map((e) => `${e.namespace}/${e.name}`);
+    expect(names(store.ownedOrOrphans('/pods', 'a', 'u1'))).toEqual([
+      'a/orphan',
+      'a/owned-not-controlled',
+      'a/p1',
+      'a/p3',
+    ]);
+    expect(names(store.withLabel('/pods', 'a', 'app', 'x'))).toEqual([
+      'a/orphan',
+      'a/owned-not-controlled',
+      'a/p1',
+      'a/p3',
+    ]);
+    expect(names(store.withLabel('/pods', '', 'app', 'x'))).toHaveLength(5);
+    // Indexes follow changes and removals.
+    store.put('/pods', pod('p1', { app: 'y' }, { uid: 'u2', controller: true }));
+    store.remove('/pods', 'a', 'orphan');
+    expect(names(store.ownedOrOrphans('/pods', 'a', 'u1'))).toEqual(['a/owned-not-controlled', 'a/p3']);
+    expect(names(store.withLabel('/pods', 'a', 'app', 'y'))).toEqual(['a/p1', 'a/p2']);
+  });
+
   it('keeps objects and the counter across a reopen', () => {
     store.put('/configmaps', cm('a'));
     store.put('/configmaps', cm('b'));

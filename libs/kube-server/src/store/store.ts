@@ -40,6 +40,10 @@ export class Store {
   private readonly uids = new Map<string, ObjectRef>();
   /** owner uid → the objects that name it in their ownerReferences (refKey). */
   private readonly dependents = new Map<string, Set<string>>();
+  /** resource → the objects with no controller reference (objectKey): what a controller may adopt. */
+  private readonly uncontrolled = new Map<string, Set<string>>();
+  /** resource → "namespace\0key\0value" → the objects with that label (objectKey). */
+  private readonly labelled = new Map<string, Map<string, Set<string>>>();
   readonly history: History;
   private rv: number;
   /** The newest resourceVersion on disk; writes after it are pending. */
@@ -138,6 +142,34 @@ export class Store {
   /** The objects whose ownerReferences name this uid (whether or not that owner exists). */
   dependentsOf(uid: string): ObjectRef[] {
     return [...(this.dependents.get(uid) ?? [])].map(parseRef);
+  }
+
+  /**
+   * The candidates of a controller's claim, found by index: the objects of a resource (in a
+   * namespace; '' for all) that name `uid` among their owners or have no controller at all.
+   */
+  ownedOrOrphans(resource: string, namespace: string, uid: string): StoredEntry[] {
+    const keys = new Set<string>();
+    for (const key of this.dependents.get(uid) ?? []) {
+      const ref = parseRef(key);
+      if (ref.resource === resource) keys.add(objectKey(ref.namespace, ref.name));
+    }
+    for (const key of this.uncontrolled.get(resource) ?? []) keys.add(key);
+    return this.entries(resource, namespace, keys);
+  }
+
+  /** The objects of a resource (in a namespace; '' for all) with the label key=value, found by index. */
+  withLabel(resource: string, namespace: string, key: string, value: string): StoredEntry[] {
+    if (namespace)
+      return this.entries(
+        resource,
+        namespace,
+        this.labelled.get(resource)?.get(labelKey(namespace, key, value)),
+      );
+    const keys = new Set<string>();
+    for (const [k, set] of this.labelled.get(resource) ?? [])
+      if (k.endsWith(`\0${key}\0${value}`)) for (const o of set) keys.add(o);
+    return this.entries(resource, '', keys);
   }
 
   /** The objects as they were at rv, rebuilt from the current state and the history after it. */
@@ -291,12 +323,38 @@ export class Store {
     }
   }
 
+  /** The entries of a resource with these object keys, in a namespace ('' for all), sorted as `list` sorts. */
+  private entries(resource: string, namespace: string, keys: Iterable<string> | undefined): StoredEntry[] {
+    const table = this.byResource.get(resource);
+    if (!table || !keys) return [];
+    const out: StoredEntry[] = [];
+    for (const key of keys) {
+      const entry = table.get(key);
+      if (entry && (!namespace || entry.namespace === namespace)) out.push(entry);
+    }
+    return out.sort((a, b) => {
+      const ka = objectKey(a.namespace, a.name);
+      const kb = objectKey(b.namespace, b.name);
+      return ka < kb ? -1 : ka > kb ? 1 : 0;
+    });
+  }
+
   private index(ref: ObjectRef, obj: StoredObject): void {
     if (obj.metadata.uid) this.uids.set(obj.metadata.uid, ref);
+    let controlled = false;
     for (const owner of obj.metadata.ownerReferences ?? []) {
+      if (owner.controller) controlled = true;
       let set = this.dependents.get(owner.uid);
       if (!set) this.dependents.set(owner.uid, (set = new Set()));
       set.add(refKey(ref));
+    }
+    const key = objectKey(ref.namespace, ref.name);
+    if (!controlled) addTo(this.uncontrolled, ref.resource, key);
+    const labels = obj.metadata.labels;
+    if (labels) {
+      let byLabel = this.labelled.get(ref.resource);
+      if (!byLabel) this.labelled.set(ref.resource, (byLabel = new Map()));
+      for (const [k, v] of Object.entries(labels)) addTo(byLabel, labelKey(ref.namespace, k, v), key);
     }
   }
 
@@ -307,6 +365,12 @@ export class Store {
       set?.delete(refKey(ref));
       if (set && !set.size) this.dependents.delete(owner.uid);
     }
+    const key = objectKey(ref.namespace, ref.name);
+    removeFrom(this.uncontrolled, ref.resource, key);
+    const byLabel = this.labelled.get(ref.resource);
+    if (byLabel)
+      for (const [k, v] of Object.entries(obj.metadata.labels ?? {}))
+        removeFrom(byLabel, labelKey(ref.namespace, k, v), key);
   }
 
   private table(resource: string): Map<string, StoredEntry> {
@@ -317,6 +381,20 @@ export class Store {
     }
     return table;
   }
+}
+
+const labelKey = (namespace: string, key: string, value: string) => `${namespace}\0${key}\0${value}`;
+
+function addTo(index: Map<string, Set<string>>, at: string, key: string): void {
+  let set = index.get(at);
+  if (!set) index.set(at, (set = new Set()));
+  set.add(key);
+}
+
+function removeFrom(index: Map<string, Set<string>>, at: string, key: string): void {
+  const set = index.get(at);
+  if (!set?.delete(key)) return;
+  if (!set.size) index.delete(at);
 }
 
 export function tooOld(rv: number, oldest: number): ApiError {

@@ -3,7 +3,9 @@ import {
   createRenderer,
   DEFAULT_CLUSTER,
   parseKubeVersion,
-  renderSources,
+  parseSources,
+  renderObjects,
+  typesUsed,
   type ClusterInfo,
 } from '#renderer';
 import { readInputs } from '../../io/read-inputs.js';
@@ -21,17 +23,25 @@ export async function runRender(flags: RenderFlags): Promise<number> {
   handle.warm();
   try {
     const files = await readInputs(flags.file);
-    const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
-      // A broken built-in is our bug, but it should still read like any other error.
-      throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
-    });
-    const result = await renderSources(files, handle.renderer, {
+    const parsed = parseSources(files);
+    if (parsed.errors.length > 0) {
+      reportProblems(parsed.errors, parsed.warnings);
+      return 1;
+    }
+    // Only the built-ins the inputs use: parsing all of them costs more than one render.
+    const builtins = await loadBuiltinDefinitions(undefined, typesUsed(parsed.objects)).catch(
+      (err: unknown) => {
+        // A broken built-in is our bug, but it should still read like any other error.
+        throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
+      },
+    );
+    const result = await renderObjects(parsed.objects, handle.renderer, {
       builtins,
       strict: flags.strict,
       defaultNamespace: flags.namespace,
       cluster,
     });
-    reportProblems(result.errors, result.warnings);
+    reportProblems(result.errors, [...parsed.warnings, ...result.warnings]);
     if (result.errors.length > 0) return 1;
     const objects = result.apps.flatMap((a) => a.objects.map((o) => o.object));
     process.stdout.write(formatObjects(objects, flags.output));

@@ -126,12 +126,13 @@ class CompiledCueTemplate implements CueTemplate {
     properties: Record<string, unknown>,
     options: ValidateOptions,
   ): Promise<ValidationResult> {
-    const [vet, schema] = await Promise.all([
-      this.pool.vet(this.source, properties).catch((err: unknown) => {
-        throw failure(toRenderErrors(this.definition, err, this.source));
-      }),
-      this.parameterSchema().catch(() => undefined),
-    ]);
+    const vet = await this.pool.vet(this.source, properties).catch((err: unknown) => {
+      throw failure(toRenderErrors(this.definition, err, this.source));
+    });
+    // Valid properties whose every field `parameter` names hold no unknown field: no need to
+    // export the schema (a quarter of a one-shot render's CUE work) to look for one.
+    const schema =
+      vet.valid && vet.declared ? undefined : await this.parameterSchema().catch(() => undefined);
     return { value: properties, issues: cueIssues(vet, schema, properties, options.strict ?? false) };
   }
 

@@ -48,6 +48,11 @@ export interface Cue14Vet {
   valid: boolean;
   errors: Cue14Error[];
   parameter?: Record<string, unknown>;
+  /**
+   * When valid: every field given is one `parameter` names where it stands (or a pattern of
+   * its admits), so the JSON Schema would find no unknown field either. False means "look".
+   */
+  declared?: boolean;
 }
 
 /** A `// +name=value` marker on a field: path with "[]" for list items, "[string]" for patterns. */

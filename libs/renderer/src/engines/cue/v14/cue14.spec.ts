@@ -194,6 +194,52 @@ describe('CUE v0.14 module', () => {
     });
   });
 
+  it('says whether every property given is one `parameter` names (then no schema is needed for unknown fields)', async () => {
+    const named = { image: 'nginx', ports: [{ port: 80, expose: true }], labels: { tier: 'web' } };
+    expect((await pool.vet(WEBSERVICE, named)).declared).toBe(true);
+    expect((await pool.vet(WEBSERVICE, { image: 'nginx', imagePullPolcy: 'Always' })).declared).toBe(false);
+    expect((await pool.vet(WEBSERVICE, { image: 'nginx', ports: [{ port: 80, typo: 1 }] })).declared).toBe(
+      false,
+    );
+    // Under a disjunction the JSON Schema unites alternatives: CUE does not answer, the schema does.
+    expect((await pool.vet(ENV_MAP, { env: { LOG_LEVEL: 'info' } })).declared).toBe(false);
+  });
+
+  it('fills in the parts of `context` a template reads, and all of it for any other use', async () => {
+    const context = {
+      ...renderContext(),
+      output: { apiVersion: 'apps/v1', kind: 'Deployment', spec: { replicas: 2, x: [1, 2] } },
+      outputs: { svc: { kind: 'Service', status: { ip: '10.0.0.1' } } },
+    };
+    const chains = [
+      'output: {apiVersion: "v1", kind: "ConfigMap", data: {',
+      '  kind: context.output.kind',
+      '  replicas: "\\(context.output.spec.replicas)"',
+      '  x: "\\(len(context.output.spec.x))"',
+      '  ip: context["outputs"].svc.status.ip',
+      '  missing: *"none" | string',
+      '  if context.output.status != _|_ { missing: "status" }',
+      '}}',
+    ].join('\n');
+    expect((await pool.render(chains, {}, context)).output).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      data: { kind: 'Deployment', replicas: '2', x: '2', ip: '10.0.0.1', missing: 'none' },
+    });
+    // Embedding and re-unifying what `context` holds keeps every field.
+    const whole = [
+      '_all: [for o in context.outputs {o}]',
+      '_ctx: context',
+      'output: {apiVersion: "v1", kind: "List", items: _all, spec: _ctx.output.spec}',
+    ].join('\n');
+    expect((await pool.render(whole, {}, context)).output).toEqual({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: [context.outputs.svc],
+      spec: context.output.spec,
+    });
+  });
+
   it('decides disjunctions as CUE does (`*{} | {[string]: string}`: `{}` is open)', async () => {
     expect((await pool.vet(ENV_MAP, { env: { LOG_LEVEL: 'info' } })).valid).toBe(true);
     expect((await pool.vet(ENV_MAP, { env: {} })).valid).toBe(true);
