@@ -60,6 +60,10 @@ export class EndpointsController {
   private readonly selectors = new Map<string, Map<string, Record<string, string>>>();
   /** The pods each Service selected at its last sync ("<ns>/<svc>" → pod names). */
   private readonly members = new Map<string, Set<string>>();
+  /** "<ns>\0<key>\0<value>" → the Services whose selector requires that label (its first pair). */
+  private readonly byLabel = new Map<string, Set<string>>();
+  /** "<ns>/<pod>" → the Services that selected it at their last sync (the reverse of `members`). */
+  private readonly memberOf = new Map<string, Set<string>>();
 
   constructor(private readonly sim: Sim) {}
 
@@ -69,9 +73,12 @@ export class EndpointsController {
     const name = svc.metadata.name as string;
     let byName = this.selectors.get(ns);
     const selector = deleted ? undefined : selectorOf(svc);
+    const before = byName?.get(name);
+    if (before) indexOut(this.byLabel, firstLabel(ns, before), name);
     if (selector) {
       if (!byName) this.selectors.set(ns, (byName = new Map()));
       byName.set(name, selector);
+      indexIn(this.byLabel, firstLabel(ns, selector), name);
     } else {
       byName?.delete(name);
       if (byName && !byName.size) this.selectors.delete(ns);
@@ -83,8 +90,17 @@ export class EndpointsController {
   podChanged(pod: StoredObject, deleted: boolean): string[] {
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name as string;
+    // Found by index, not by trying every Service of the namespace: those whose selector's first
+    // label the pod has, and those it was a member of.
+    const candidates = new Set<string>(this.memberOf.get(`${ns}/${name}`));
+    if (!deleted)
+      for (const [k, v] of Object.entries(pod.metadata.labels ?? {}))
+        for (const svc of this.byLabel.get(labelKey(ns, k, v)) ?? []) candidates.add(svc);
     const keys: string[] = [];
-    for (const [svc, selector] of this.selectors.get(ns) ?? []) {
+    const byName = this.selectors.get(ns);
+    for (const svc of candidates) {
+      const selector = byName?.get(svc);
+      if (!selector) continue;
       const selects = !deleted && matches(selector, pod.metadata.labels);
       if (selects || this.members.get(`${ns}/${svc}`)?.has(name)) keys.push(keyOf(SERVICE, ns, svc));
     }
@@ -99,10 +115,22 @@ export class EndpointsController {
     return keys;
   }
 
+  /** Records the pods a Service selected at this sync (none: undefined), in both directions. */
+  private setMembers(namespace: string, svc: string, pods: Set<string> | undefined): void {
+    const key = `${namespace}/${svc}`;
+    for (const pod of this.members.get(key) ?? []) indexOut(this.memberOf, `${namespace}/${pod}`, svc);
+    if (!pods) {
+      this.members.delete(key);
+      return;
+    }
+    this.members.set(key, pods);
+    for (const pod of pods) indexIn(this.memberOf, `${namespace}/${pod}`, svc);
+  }
+
   reconcile(namespace: string, name: string): void {
     const svc = getObj(this.sim, GVR.services, namespace, name);
     if (!svc) {
-      this.members.delete(`${namespace}/${name}`);
+      this.setMembers(namespace, name, undefined);
       // syncService on a deleted Service deletes the Endpoints of its name, whoever wrote them,
       // as the real controller does; EndpointSlices go with their owner (garbage collection).
       const stale = getObj(this.sim, GVR.endpoints, namespace, name);
@@ -113,7 +141,7 @@ export class EndpointsController {
     const selector = selectorOf(svc);
     const spec = (svc.spec ?? {}) as Obj;
     if (spec.type === 'ExternalName' || !selector || svc.metadata.deletionTimestamp) {
-      this.members.delete(`${namespace}/${name}`);
+      this.setMembers(namespace, name, undefined);
       return;
     }
     // Selected pods carry the selector's first label: only those are read.
@@ -121,7 +149,7 @@ export class EndpointsController {
     const pods = listObjs(this.sim, GVR.pods, namespace, (p) => matches(selector, p.metadata.labels), {
       label: first,
     });
-    this.members.set(`${namespace}/${name}`, new Set(pods.map((p) => p.metadata.name as string)));
+    this.setMembers(namespace, name, new Set(pods.map((p) => p.metadata.name as string)));
     if (served(this.sim, GVR.endpoints)) this.syncEndpoints(svc, pods);
     if (served(this.sim, GVR.endpointslices)) syncEndpointSlices(this.sim, svc, pods);
   }
@@ -190,4 +218,23 @@ export class EndpointsController {
     else delete next.subsets;
     writeObj(this.sim, GVR.endpoints, next);
   }
+}
+
+const labelKey = (namespace: string, key: string, value: string) => `${namespace}\0${key}\0${value}`;
+
+/** The index key of a (non-empty) selector: its first label. */
+const firstLabel = (namespace: string, selector: Record<string, string>) => {
+  const [[key, value]] = Object.entries(selector);
+  return labelKey(namespace, key, value);
+};
+
+function indexIn(index: Map<string, Set<string>>, at: string, value: string): void {
+  let set = index.get(at);
+  if (!set) index.set(at, (set = new Set()));
+  set.add(value);
+}
+
+function indexOut(index: Map<string, Set<string>>, at: string, value: string): void {
+  const set = index.get(at);
+  if (set?.delete(value) && !set.size) index.delete(at);
 }
