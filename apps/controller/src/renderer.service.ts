@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { clusterVersionOf, createRenderer, type RendererHandle } from '#renderer';
 import type { KubeTransport } from '#runtime';
 
+/** Template results the controller keeps: enough for 5,000 apps of 3 templates (a few KB each). */
+const RENDER_CACHE_ENTRIES = 15_000;
+
 /**
  * One renderer (CUE workers, template and render caches) for every
  * reconcile, rendering for the cluster's real version (templates pick API
@@ -28,7 +31,12 @@ export class RendererService {
       method: 'GET',
       path: '/version',
     });
-    this.current = createRenderer({ cluster: { name: 'local', version: clusterVersionOf(version) } });
+    this.current = createRenderer({
+      cluster: { name: 'local', version: clusterVersionOf(version) },
+      // One result per template of every app held (3 for a webservice with two traits): at the
+      // renderer's default 2,000, 1,000 apps evicted each other's and every reconcile re-ran CUE.
+      cacheEntries: RENDER_CACHE_ENTRIES,
+    });
   }
 
   async close(): Promise<void> {

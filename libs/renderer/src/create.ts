@@ -1,6 +1,7 @@
 import { createCueEngine, type CueEngine } from './engines/cue/index.js';
 import { createHandlebarsEngine } from './engines/handlebars/index.js';
 import { TemplateCompiler } from './engines/compiler.js';
+import { RenderCache } from './render/cache.js';
 import { Renderer } from './render/renderer.js';
 import type { ClusterInfo } from './render/context.js';
 
@@ -29,11 +30,21 @@ export const DEFAULT_RENDER_TIMEOUT_MS = 30_000;
 
 /** A ready renderer with both engines; `timeoutMs` bounds every template evaluation. */
 export function createRenderer(
-  options: { timeoutMs?: number; poolSize?: number; cluster?: ClusterInfo } = {},
+  options: {
+    timeoutMs?: number;
+    poolSize?: number;
+    cluster?: ClusterInfo;
+    /** Template results kept (default 2,000); a controller keeps one per template of every app it holds. */
+    cacheEntries?: number;
+  } = {},
 ): RendererHandle {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const cue = createCueEngine({ timeoutMs, poolSize: options.poolSize });
   const compiler = new TemplateCompiler({ cue, handlebars: createHandlebarsEngine({ timeoutMs }) });
-  const renderer = new Renderer({ compiler, cluster: options.cluster });
+  const renderer = new Renderer({
+    compiler,
+    cluster: options.cluster,
+    ...(options.cacheEntries ? { cache: new RenderCache(options.cacheEntries) } : {}),
+  });
   return { renderer, compiler, health: cue, warm: () => cue.warm(), close: () => compiler.close() };
 }
