@@ -18,7 +18,8 @@ COPY scripts scripts
 RUN npm run build \
  && npm rebuild better-sqlite3 \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf dist/bench dist/scripts dist/.tsbuildinfo
+ && rm -rf dist/bench dist/scripts dist/.tsbuildinfo \
+ && node scripts/slim-node-modules.mjs node_modules
 
 FROM gcr.io/distroless/nodejs20-debian12:nonroot
 WORKDIR /app
