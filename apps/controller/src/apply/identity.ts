@@ -16,3 +16,8 @@ export function identityKey(obj: KubeObject): string {
     name: obj.metadata?.name ?? '',
   });
 }
+
+/** `Kind "namespace/name"`, for events and logs. */
+export function describeRef(r: AppliedResource): string {
+  return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;
+}

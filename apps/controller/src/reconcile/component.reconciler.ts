@@ -17,7 +17,8 @@ import {
   type InvalidTraits,
 } from './join.js';
 import { OwnWrites } from './own-writes.js';
-import { describeRef, RenderPipeline, type PipelineInput } from './render-pipeline.js';
+import { describeRef } from '../apply/identity.js';
+import { RenderPipeline, type PipelineInput } from './render-pipeline.js';
 import { resolveApplication } from './resolve-application.js';
 import type { ReconcilerDeps } from './application.reconciler.js';
 

@@ -3,7 +3,7 @@ import { InMemoryCatalog, RenderError } from '#renderer';
 import { joinApplication, joinComponent, rendererOf, type JoinSources } from './join.js';
 import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
 import { pinnedSources, pinsOf } from './pinned-sources.js';
-import { blamedTraits, joinedStatus } from './render-pipeline.js';
+import { blamedTraits, joinedStatus } from './joined-status.js';
 import { appliedCondition } from './trait.reconciler.js';
 
 const meta = (name: string, created: string, uid = name) => ({

@@ -1,25 +1,20 @@
-import type { AppliedResource, Application, ApplicationStatus, JoinedPartStatus, RevisionPins } from '#api';
-import {
-  RenderErrors,
-  type DefinitionCatalog,
-  type RenderError,
-  type RenderedApp,
-  type RendererHandle,
-} from '#renderer';
-import { isControlledBy, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
+import type { Application, ApplicationStatus } from '#api';
+import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
+import { realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
-import { applyIntent, isUpToDate, type ApplyOutcome } from '../apply/applier.js';
-import { identityKey, resourceKey } from '../apply/identity.js';
+import { applyIntent, isUpToDate } from '../apply/applier.js';
+import { describeRef } from '../apply/identity.js';
 import { planIntents, unrecorded } from '../apply/plan.js';
-import { prune } from '../apply/pruner.js';
 import { ANNOTATIONS } from '../constants.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import type { RenderSource, Revisions, PendingRevision } from '../revisions/revisions.js';
 import type { JoinedInputs } from '../revisions/snapshot.js';
 import type { ConditionInput } from './conditions.js';
 import type { InvalidTraits } from './join.js';
+import { blamedTraits, joinedStatus, type RejectedTrait } from './joined-status.js';
 import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
+import { holdings } from './holdings.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
 import type { Resolved } from './resolve-application.js';
@@ -74,7 +69,7 @@ export interface PipelineInput {
    */
   rejoin?: (invalid: InvalidTraits) => PipelineInput;
   /** The standalone Traits this input left out because an earlier render blamed them (for `status.joined`). */
-  rejected?: readonly { name: string; generation?: number; message: string }[];
+  rejected?: readonly RejectedTrait[];
 }
 
 /**
@@ -83,8 +78,6 @@ export interface PipelineInput {
  * again this often. Otherwise the owned watches' events wake it.
  */
 const UNHEALTHY_RECHECK_MS = 10_000;
-/** While an object waits to be taken back by its Component, look again this often. */
-const RELEASE_RECHECK_MS = 1_000;
 
 /**
  * resolve → render → plan/apply → prune → observe → status, for any owner
@@ -201,7 +194,17 @@ export class RenderPipeline {
       recorded,
     });
     const outcomes = [...failed, ...ordered.outcomes];
-    const { applied, problems, retry, requeue } = await this.record(app, outcomes, recorded, input.release);
+    const { applied, problems, retry, requeue } = await holdings(
+      {
+        ...this.deps,
+        live: (o) => this.live(o),
+        isLatest: (o) => this.isLatest(o),
+      },
+      app,
+      outcomes,
+      recorded,
+      input.release,
+    );
     const changed = outcomes.filter((o) => o.result === 'applied');
     if (changed.length > 0) {
       const objects = changed.map((o) => describeRef(o.applied!));
@@ -270,73 +273,6 @@ export class RenderPipeline {
 
   private get clock(): Clock {
     return this.deps.clock ?? realClock;
-  }
-
-  /**
-   * What the application now holds, for `status.appliedResources`: what was
-   * applied, plus what was recorded before and is still there (its prune
-   * pending, or skipped because an apply failed or the spec moved on).
-   */
-  private async record(
-    app: KubeObject,
-    outcomes: readonly ApplyOutcome[],
-    recorded: readonly AppliedResource[],
-    release: PipelineInput['release'],
-  ): Promise<{ applied: AppliedResource[]; problems: string[]; retry: boolean; requeue?: Result }> {
-    const previous = app.status as ApplicationStatus | undefined;
-    const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
-    const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
-    const wanted = new Set(outcomes.map((o) => identityKey(o.intent.object)));
-    const unwanted = recorded.filter((r) => !wanted.has(resourceKey(r)));
-    let requeue: Result | undefined;
-    // API failures are retried with backoff; an object owned by someone else waits for a change instead.
-    let retry = outcomes.some((o) => o.result === 'failed');
-    if (problems.length === 0 && unwanted.length > 0) {
-      // Prune only against the newest spec: if the app changed since this render, the next reconcile decides.
-      if (await this.isLatest(app)) {
-        // Released objects are not deleted: their Component takes them over in place; until then they stay recorded.
-        const released = await this.released(app, unwanted, release);
-        const keep = new Set([...wanted, ...released.map(resourceKey)]);
-        const pruned = await prune(this.deps.client, this.deps.mapper, app, recorded, keep);
-        applied.push(...pruned.kept, ...released);
-        if (released.length > 0) requeue = { requeueAfter: RELEASE_RECHECK_MS };
-        problems.push(...pruned.errors);
-        retry ||= pruned.errors.length > 0;
-        if (pruned.deleted.length > 0)
-          this.deps.events.event(
-            app,
-            'Normal',
-            'Pruned',
-            `deleted ${pruned.deleted.map(describeRef).join(', ')}`,
-          );
-      } else {
-        applied.push(...unwanted);
-        requeue = { requeue: true };
-      }
-    } else if (problems.length > 0) {
-      // Keep the record of everything not re-applied, so nothing applied before is forgotten.
-      const now = new Set(applied.map(resourceKey));
-      applied.push(...recorded.filter((r) => !now.has(resourceKey(r))));
-      const before = previous?.conditions?.find((c) => c.type === 'Applied');
-      if (before?.message !== problems.join('\n'))
-        this.deps.events.event(app, 'Warning', 'ApplyFailed', problems.join('; '));
-    }
-    return { applied, problems, retry, requeue };
-  }
-
-  /** The recorded objects still controlled by `owner` that `release` hands to someone else. */
-  private async released(
-    owner: KubeObject,
-    records: readonly AppliedResource[],
-    release: PipelineInput['release'],
-  ): Promise<AppliedResource[]> {
-    if (!release) return [];
-    const out: AppliedResource[] = [];
-    for (const r of records) {
-      const live = await this.live({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
-      if (live && isControlledBy(live, owner.metadata!.uid!) && release(live)) out.push(r);
-    }
-    return out;
   }
 
   private async renderFailed(
@@ -439,50 +375,3 @@ function markFromComponents(rendered: RenderedApp, from: ReadonlyMap<string, str
 }
 
 const optional = <T>(v: T | undefined): T[] => (v === undefined ? [] : [v]);
-
-/** The joined standalone Traits some render error is located at (`Trait "name" (type)`) → their errors. */
-export function blamedTraits(errors: readonly RenderError[], traits: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of traits) {
-    const own = errors.filter((e) => e.location.object?.startsWith(`Trait "${name}"`));
-    if (own.length > 0) out.set(name, own.map((e) => e.message).join('; '));
-  }
-  return out;
-}
-
-/**
- * `status.joined`: each standalone part rendered, at its generation, and
- * whether a rollback pins it; a pinned Trait not rendered (the restored
- * revision did not join it) is listed without a generation; a Trait the
- * render blamed, with why it was left out (`rejected`).
- */
-export function joinedStatus(
-  inputs: JoinedInputs | undefined,
-  pinned: RevisionPins | undefined,
-  rejected: PipelineInput['rejected'] = [],
-): JoinedPartStatus[] {
-  const out: JoinedPartStatus[] = rejected.map((r) => ({
-    kind: 'Trait',
-    name: r.name,
-    ...(r.generation !== undefined ? { generation: r.generation } : {}),
-    rejected: r.message,
-  }));
-  for (const [kind, parts, pins] of [
-    ['Component', inputs?.components, pinned?.components],
-    ['Trait', inputs?.traits, pinned?.traits],
-  ] as const) {
-    for (const [name, part] of Object.entries(parts ?? {}))
-      out.push({
-        kind,
-        name,
-        ...(part.generation !== undefined ? { generation: part.generation } : {}),
-        ...(pins?.[name] !== undefined ? { pinned: true } : {}),
-      });
-    for (const name of Object.keys(pins ?? {})) if (!parts?.[name]) out.push({ kind, name, pinned: true });
-  }
-  return out.sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name));
-}
-
-export function describeRef(r: AppliedResource): string {
-  return `${r.kind} "${r.namespace ? `${r.namespace}/` : ''}${r.name}"`;
-}
