@@ -30,6 +30,7 @@ const sqlite = join(root, 'better-sqlite3');
 for (const name of ['deps', 'src']) remove(join(sqlite, name));
 const release = join(sqlite, 'build', 'Release');
 for (const name of readdirSync(release)) if (name !== 'better_sqlite3.node') remove(join(release, name));
-for (const name of readdirSync(join(sqlite, 'build'))) if (name !== 'Release') remove(join(sqlite, 'build', name));
+for (const name of readdirSync(join(sqlite, 'build')))
+  if (name !== 'Release') remove(join(sqlite, 'build', name));
 
 console.log(`slim-node-modules: freed ${(freed / 1e6).toFixed(1)} MB`);
