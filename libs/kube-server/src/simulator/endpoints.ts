@@ -39,6 +39,7 @@ import {
   repackSubsets,
   serviceFamily,
 } from './endpoints-shared.js';
+import { addTo, labelKey, removeFrom } from '../store/set-index.js';
 
 export {
   ENDPOINTS_CONTROLLER,
@@ -74,11 +75,11 @@ export class EndpointsController {
     let byName = this.selectors.get(ns);
     const selector = deleted ? undefined : selectorOf(svc);
     const before = byName?.get(name);
-    if (before) indexOut(this.byLabel, firstLabel(ns, before), name);
+    if (before) removeFrom(this.byLabel, firstLabel(ns, before), name);
     if (selector) {
       if (!byName) this.selectors.set(ns, (byName = new Map()));
       byName.set(name, selector);
-      indexIn(this.byLabel, firstLabel(ns, selector), name);
+      addTo(this.byLabel, firstLabel(ns, selector), name);
     } else {
       byName?.delete(name);
       if (byName && !byName.size) this.selectors.delete(ns);
@@ -118,13 +119,13 @@ export class EndpointsController {
   /** Records the pods a Service selected at this sync (none: undefined), in both directions. */
   private setMembers(namespace: string, svc: string, pods: Set<string> | undefined): void {
     const key = `${namespace}/${svc}`;
-    for (const pod of this.members.get(key) ?? []) indexOut(this.memberOf, `${namespace}/${pod}`, svc);
+    for (const pod of this.members.get(key) ?? []) removeFrom(this.memberOf, `${namespace}/${pod}`, svc);
     if (!pods) {
       this.members.delete(key);
       return;
     }
     this.members.set(key, pods);
-    for (const pod of pods) indexIn(this.memberOf, `${namespace}/${pod}`, svc);
+    for (const pod of pods) addTo(this.memberOf, `${namespace}/${pod}`, svc);
   }
 
   reconcile(namespace: string, name: string): void {
@@ -220,21 +221,8 @@ export class EndpointsController {
   }
 }
 
-const labelKey = (namespace: string, key: string, value: string) => `${namespace}\0${key}\0${value}`;
-
 /** The index key of a (non-empty) selector: its first label. */
 const firstLabel = (namespace: string, selector: Record<string, string>) => {
   const [[key, value]] = Object.entries(selector);
   return labelKey(namespace, key, value);
 };
-
-function indexIn(index: Map<string, Set<string>>, at: string, value: string): void {
-  let set = index.get(at);
-  if (!set) index.set(at, (set = new Set()));
-  set.add(value);
-}
-
-function indexOut(index: Map<string, Set<string>>, at: string, value: string): void {
-  const set = index.get(at);
-  if (set?.delete(value) && !set.size) index.delete(at);
-}

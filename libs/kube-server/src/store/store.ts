@@ -3,6 +3,7 @@ import { History } from './history.js';
 import { SqliteStore, type Row } from './sqlite.js';
 import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
 import { type StoredObject } from '#kube-core';
+import { addTo, labelKey, removeFrom } from './set-index.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -381,20 +382,6 @@ export class Store {
     }
     return table;
   }
-}
-
-const labelKey = (namespace: string, key: string, value: string) => `${namespace}\0${key}\0${value}`;
-
-function addTo(index: Map<string, Set<string>>, at: string, key: string): void {
-  let set = index.get(at);
-  if (!set) index.set(at, (set = new Set()));
-  set.add(key);
-}
-
-function removeFrom(index: Map<string, Set<string>>, at: string, key: string): void {
-  const set = index.get(at);
-  if (!set?.delete(key)) return;
-  if (!set.size) index.delete(at);
 }
 
 export function tooOld(rv: number, oldest: number): ApiError {
