@@ -2,7 +2,7 @@ import { ApiError } from '../errors.js';
 import { History } from './history.js';
 import { SqliteStore, type Row } from './sqlite.js';
 import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
-import { type StoredObject } from '#kube-core';
+import { deepFreeze, type StoredObject } from '#kube-core';
 import { addTo, labelKey, removeFrom } from './set-index.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
@@ -30,6 +30,9 @@ const parseRef = (key: string): ObjectRef => {
  * the HTTP layer answers a request only after what it saw is durable.
  * `onWrite` listeners keep derived in-memory state (served CRDs, allocated
  * cluster IPs) in step with every write as it is made.
+ *
+ * Stored objects are deeply frozen: readers (the HTTP layer, watches, informers, the
+ * simulator) share them instead of copying, and a change is always a new object put.
  */
 export class Store {
   private readonly db: SqliteStore;
@@ -70,7 +73,7 @@ export class Store {
         namespace: row.namespace,
         name: row.name,
         rv: row.rv,
-        object: row.object,
+        object: deepFreeze(row.object),
       });
       this.index({ resource: row.resource, namespace: row.namespace, name: row.name }, row.object);
     }
@@ -195,7 +198,10 @@ export class Store {
     return [...state.keys()].sort().map((k) => state.get(k) as StoredEntry);
   }
 
-  /** Stores a new or changed object; sets its resourceVersion. Returns the stored object. */
+  /**
+   * Stores a new or changed object; sets its resourceVersion and freezes it (the caller gives it
+   * up). Returns the stored object.
+   */
   put(resource: string, object: StoredObject): StoredObject {
     this.writable();
     const namespace = object.metadata.namespace ?? '';
@@ -203,6 +209,7 @@ export class Store {
     const prev = this.get(resource, namespace, name);
     const rv = ++this.rv;
     object.metadata.resourceVersion = String(rv);
+    deepFreeze(object);
     const table = this.table(resource);
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });
@@ -231,7 +238,7 @@ export class Store {
     this.sortedKeys.delete(resource);
     this.unindex({ resource, namespace, name }, prev.object);
     const last = final ?? prev.object;
-    const deleted = { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } };
+    const deleted = deepFreeze({ ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } });
     this.record({ type: 'DELETED', resource, namespace, name, rv, object: deleted, prev: prev.object });
     return deleted;
   }
