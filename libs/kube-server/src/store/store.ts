@@ -2,8 +2,9 @@ import { ApiError } from '../errors.js';
 import { History } from './history.js';
 import { SqliteStore, type Row } from './sqlite.js';
 import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
-import { deepFreeze, type StoredObject } from '#kube-core';
+import { type StoredObject } from '#kube-core';
 import { addTo, labelKey, removeFrom } from './set-index.js';
+import { forgetJson, freezeStored, jsonOf } from './json-text.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -73,7 +74,7 @@ export class Store {
         namespace: row.namespace,
         name: row.name,
         rv: row.rv,
-        object: deepFreeze(row.object),
+        object: freezeStored(row.object),
       });
       this.index({ resource: row.resource, namespace: row.namespace, name: row.name }, row.object);
     }
@@ -209,7 +210,7 @@ export class Store {
     const prev = this.get(resource, namespace, name);
     const rv = ++this.rv;
     object.metadata.resourceVersion = String(rv);
-    deepFreeze(object);
+    freezeStored(object);
     const table = this.table(resource);
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });
@@ -238,7 +239,7 @@ export class Store {
     this.sortedKeys.delete(resource);
     this.unindex({ resource, namespace, name }, prev.object);
     const last = final ?? prev.object;
-    const deleted = deepFreeze({ ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } });
+    const deleted = freezeStored({ ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } });
     this.record({ type: 'DELETED', resource, namespace, name, rv, object: deleted, prev: prev.object });
     return deleted;
   }
@@ -259,7 +260,7 @@ export class Store {
     const rows = new Map<string, Row>();
     for (const e of events) {
       const row: Row = { resource: e.resource, namespace: e.namespace, name: e.name, rv: e.rv };
-      if (e.type !== 'DELETED') row.data = JSON.stringify(e.object);
+      if (e.type !== 'DELETED') row.data = jsonOf(e.object);
       rows.set(refKey(e), row);
     }
     const rv = events[events.length - 1].rv;
@@ -276,6 +277,10 @@ export class Store {
     }
     this.committed = rv;
     for (const event of events) this.emit(event);
+    for (const event of events) {
+      forgetJson(event.object);
+      forgetJson(event.prev);
+    }
     batch?.resolve();
   }
 
