@@ -137,6 +137,8 @@ const reconciles = (m: Map<string, number>) =>
 const cpuSeconds = (m: Map<string, number>) => m.get('process_cpu_seconds_total') ?? 0;
 const heap = (m: Map<string, number>) => m.get('nodejs_heap_size_used_bytes') ?? 0;
 const renderCacheEntries = (m: Map<string, number>) => m.get('oam_render_cache_entries') ?? 0;
+const renderCache = (m: Map<string, number>, result: 'hit' | 'miss') =>
+  m.get(`oam_render_cache_lookups_total{result="${result}"}`) ?? 0;
 /** Longest the controller keeps an idle render cache entry (RENDER_CACHE_IDLE_MS × 1.5), with a margin. */
 const RENDER_CACHE_DRAINED_MS = 120_000;
 
@@ -336,6 +338,12 @@ export const suite: BenchSuite = {
           detail:
             `heap used after a forced full GC, at rest (${mib(restingHeap)}; render cache entries left: ${cacheLeft}) − at start (${mib(heapAtStart)}); ` +
             `without forcing: lowest seen in the resync ${mib(lowestHeap)}, when all ran ${mib(heap(converged))}`,
+        },
+        {
+          name: 'template evaluations per app to converge',
+          value: (renderCache(converged, 'miss') - renderCache(before, 'miss')) / n,
+          unit: 'evaluations',
+          detail: `render cache misses (3 templates per app rendered once: 3); hits ${((renderCache(converged, 'hit') - renderCache(before, 'hit')) / n).toFixed(2)} per app`,
         },
         {
           name: 'API requests per app',
