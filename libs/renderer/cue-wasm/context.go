@@ -15,10 +15,12 @@ import (
 // (nil, true) when the template uses `context` in any other way: bare, through
 // an alias or a comprehension, shadowed, or declared by the template itself.
 //
-// Rendering fills `context` with only these parts (see prune). Everything a
-// template can observe is under a path it reads, so the result is the same,
-// and CUE no longer evaluates what no one reads: a trait's `context.output`
-// is the whole workload, and unifying it was half the cost of rendering hpa.
+// Rendering fills `context` with only these parts (compile returns them; the
+// loader, wasm-runtime.mjs, prunes the context JSON before it crosses into Go).
+// Everything a template can observe is under a path it reads, so the result is
+// the same, and CUE no longer decodes or evaluates what no one reads: a trait's
+// `context.output` is the whole workload, and unifying it was half the cost of
+// rendering hpa.
 func contextReads(file *ast.File) (paths [][]string, all bool) {
 	declared := 0
 	for _, d := range file.Decls {
@@ -158,41 +160,4 @@ func minimal(paths [][]string) [][]string {
 		kept = append(kept, p)
 	}
 	return kept
-}
-
-// prune keeps of `context` (JSON data) only the paths the template reads. A
-// path through a value that is not an object keeps that value whole.
-func prune(context interface{}, paths [][]string) interface{} {
-	src, isMap := context.(map[string]interface{})
-	if !isMap {
-		return context
-	}
-	out := map[string]interface{}{}
-	for _, p := range paths {
-		if len(p) == 0 {
-			return context
-		}
-		from, to := src, out
-		for i, key := range p {
-			v, found := from[key]
-			if !found {
-				break
-			}
-			sub, isObject := v.(map[string]interface{})
-			if i == len(p)-1 || !isObject {
-				to[key] = v
-				break
-			}
-			next, made := to[key].(map[string]interface{})
-			if !made {
-				if _, whole := to[key]; whole {
-					break // kept whole by a path through a non-object
-				}
-				next = map[string]interface{}{}
-				to[key] = next
-			}
-			from, to = sub, next
-		}
-	}
-	return out
 }

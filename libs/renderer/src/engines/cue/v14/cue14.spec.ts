@@ -4,6 +4,7 @@ import { WorkerCrashError, WorkerTaskError, WorkerTimeoutError } from '../../wor
 import { renderContext } from '../testdata/fixtures.js';
 import { createCue14Pool, type Cue14Pool } from './cue14-pool.js';
 import { builtin, builtinTemplate, ENV_MAP, NEVER_ENDS, STORAGE_STYLE } from './testdata/templates.js';
+import { pruneContext } from './wasm-runtime.mjs';
 
 const WEBSERVICE = builtinTemplate('components/webservice');
 const BUILTINS = [
@@ -238,6 +239,18 @@ describe('CUE v0.14 module', () => {
       items: [context.outputs.svc],
       spec: context.output.spec,
     });
+  });
+
+  it('sends CUE only the parts of `context` a template reads', () => {
+    const context = { name: 'api', output: { kind: 'Deployment', spec: { replicas: 2 } }, cluster: 'local' };
+    const reads = [['name'], ['output', 'kind'], ['cluster', 'deeper'], ['missing', 'x']];
+    // A path through a value that is not an object keeps the value; a missing key adds nothing.
+    expect(pruneContext(context, reads)).toEqual({
+      name: 'api',
+      output: { kind: 'Deployment' },
+      cluster: 'local',
+    });
+    expect(pruneContext(context, [])).toEqual({});
   });
 
   it('decides disjunctions as CUE does (`*{} | {[string]: string}`: `{}` is open)', async () => {
