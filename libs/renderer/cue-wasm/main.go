@@ -170,16 +170,23 @@ func version([]string) result {
 // compiled is compile's reply: the template's handle, and the parts of
 // `context` it reads (contextReads), null when it uses all of it.
 type compiled struct {
-	Handle string     `json:"handle"`
-	Reads  [][]string `json:"reads"`
+	Handle string `json:"handle"`
+	// Each path a list of keys, null standing for every key of an object (anyKey).
+	Reads [][]interface{} `json:"reads"`
 }
 
 func compiledOf(handle string, t *template) compiled {
 	c := compiled{Handle: handle}
 	if !t.readsAll {
-		c.Reads = t.reads
-		if c.Reads == nil {
-			c.Reads = [][]string{}
+		c.Reads = [][]interface{}{}
+		for _, path := range t.reads {
+			steps := make([]interface{}, len(path))
+			for i, key := range path {
+				if key != anyKey {
+					steps[i] = key
+				}
+			}
+			c.Reads = append(c.Reads, steps)
 		}
 	}
 	return c

@@ -188,7 +188,7 @@ export async function loadCue(options = {}) {
 
   /**
    * Handle → the parts of `context` its template reads (null: all of it), from compile.
-   * @type {Map<string, string[][] | null>}
+   * @type {Map<string, (string | null)[][] | null>}
    */
   const contextReads = new Map();
   /**
@@ -224,7 +224,7 @@ export async function loadCue(options = {}) {
      * @returns {string}
      */
     compile: (source) => {
-      const { handle, reads } = /** @type {{ handle: string; reads: string[][] | null }} */ (
+      const { handle, reads } = /** @type {{ handle: string; reads: (string | null)[][] | null }} */ (
         call('compile', source)
       );
       contextReads.set(handle, reads);
@@ -298,39 +298,46 @@ export async function loadCue(options = {}) {
 }
 
 /**
- * Keeps of `context` only the given paths (each a chain of keys; none empty). A path
- * through a value that is not an object keeps that value whole; a missing key ends it.
+ * Keeps of `context` only the given paths: each a list of keys, `null` standing for every
+ * key of an object (`for o in context.outputs { o.kind }` reads outputs.*.kind). A path
+ * through a value that is not an object keeps that value whole; a missing key ends it. The
+ * result shares the values it keeps with `context` and never changes `context`.
  * @param {unknown} context
- * @param {string[][]} paths
+ * @param {(string | null)[][]} paths
  * @returns {unknown}
  */
 export function pruneContext(context, paths) {
   if (!isObject(context)) return context;
+  if (paths.some((p) => p.length === 0)) return context;
   /** @type {Record<string, unknown>} */
   const out = {};
-  for (const path of paths) {
-    if (path.length === 0) return context;
-    /** @type {Record<string, unknown>} */
-    let from = context;
-    let to = out;
-    for (let i = 0; i < path.length; i++) {
-      const key = path[i];
-      if (!Object.hasOwn(from, key)) break;
+  /** The objects made here: any other object in `out` is one of context's, kept whole. */
+  const made = new Set([out]);
+  /**
+   * @param {Record<string, unknown>} from
+   * @param {Record<string, unknown>} to
+   * @param {(string | null)[]} path
+   * @param {number} i
+   */
+  const keep = (from, to, path, i) => {
+    const step = path[i];
+    const keys = step === null ? Object.keys(from) : Object.hasOwn(from, step) ? [step] : [];
+    for (const key of keys) {
       const value = from[key];
       if (i === path.length - 1 || !isObject(value)) {
         to[key] = value;
-        break;
+        continue;
       }
       let next = to[key];
-      if (!isObject(next)) {
-        if (Object.hasOwn(to, key)) break; // kept whole by a path through a non-object
+      if (next === undefined) {
         next = {};
+        made.add(next);
         to[key] = next;
       }
-      from = value;
-      to = /** @type {Record<string, unknown>} */ (next);
+      if (made.has(next)) keep(value, /** @type {Record<string, unknown>} */ (next), path, i + 1);
     }
-  }
+  };
+  for (const path of paths) keep(context, out, path, 0);
   return out;
 }
 
