@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { projectRoot } from '#definitions';
@@ -55,6 +56,8 @@ const NS = 'bench';
 /** The controller's flags for the run (reported with the figures). */
 const CONTROLLER_FLAGS = ['--workers', '16', '--qps', '2000', '--burst', '4000', '--resync-period', '60'];
 
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+
 function flag(name: string, fallback: number): number {
   const i = process.argv.indexOf(name);
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
@@ -85,17 +88,31 @@ function app(i: number, image = 'crccheck/hello-world'): KubeObject {
 function spawnOam(
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
+  probe = false,
 ): { proc: ChildProcess; out: () => string } {
   const prof = process.env.OAM_BENCH_CPU_PROF;
   const node = prof ? ['--cpu-prof', '--cpu-prof-dir', prof, `--cpu-prof-name=${args[0]}.cpuprofile`] : [];
+  if (probe) node.push('--expose-gc', '--import', fileURLToPath(new URL('./heap-probe.js', import.meta.url)));
   const proc = spawn(process.execPath, [...node, join(projectRoot(), 'bin', 'oam.js'), ...args], {
     env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', ...(probe ? (['ipc'] as const) : [])],
   });
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   return { proc, out: () => out };
+}
+
+/** The controller's heap used after a full garbage collection (its heap probe, over IPC). */
+function heapAfterGc(proc: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the controller did not answer the heap probe')), 60_000);
+    proc.once('message', (m: { heapUsed: number }) => {
+      clearTimeout(timer);
+      resolve(m.heapUsed);
+    });
+    proc.send('heap');
+  });
 }
 
 /** The controller's metrics, one sample per series. */
@@ -119,6 +136,11 @@ const reconciles = (m: Map<string, number>) =>
   sum(m, 'controller_runtime_reconcile_total{controller="application"');
 const cpuSeconds = (m: Map<string, number>) => m.get('process_cpu_seconds_total') ?? 0;
 const heap = (m: Map<string, number>) => m.get('nodejs_heap_size_used_bytes') ?? 0;
+const renderCacheEntries = (m: Map<string, number>) => m.get('oam_render_cache_entries') ?? 0;
+const renderCache = (m: Map<string, number>, result: 'hit' | 'miss') =>
+  m.get(`oam_render_cache_lookups_total{result="${result}"}`) ?? 0;
+/** Longest the controller keeps an idle render cache entry (RENDER_CACHE_IDLE_MS × 1.5), with a margin. */
+const RENDER_CACHE_DRAINED_MS = 120_000;
 
 /** When each MODIFIED event of one Lease arrived, until `stop()`. */
 async function leaseRenewals(
@@ -193,14 +215,11 @@ export const suite: BenchSuite = {
         .create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })
         .catch(() => undefined);
 
-      const controller = spawnOam([
-        'controller',
-        '--kubeconfig',
-        kubeconfig,
-        '--metrics-port',
-        '0',
-        ...CONTROLLER_FLAGS,
-      ]);
+      const controller = spawnOam(
+        ['controller', '--kubeconfig', kubeconfig, '--metrics-port', '0', ...CONTROLLER_FLAGS],
+        process.env,
+        true,
+      );
       children.push(controller.proc);
       const port = await eventually(
         () => {
@@ -211,6 +230,7 @@ export const suite: BenchSuite = {
         'the controller to start',
         { timeoutMs: 120_000 },
       );
+      const heapAtStart = await heapAfterGc(controller.proc);
       const before = await scrape(port);
 
       // All at once (16 in flight), then wait until every one is running.
@@ -241,12 +261,12 @@ export const suite: BenchSuite = {
       const from = performance.now();
       const r0 = reconciles(atRest);
       const w0 = writes(atRest);
-      // The lowest heap used seen while at rest: close to what stays live after a full GC.
-      let restingHeap = heap(atRest);
+      // The lowest heap used seen while at rest (garbage included), for comparison with earlier runs.
+      let lowestHeap = heap(atRest);
       await eventually(
         async () => {
           const m = await scrape(port);
-          restingHeap = Math.min(restingHeap, heap(m));
+          lowestHeap = Math.min(lowestHeap, heap(m));
           return reconciles(m) >= r0 + n;
         },
         'a full resync',
@@ -258,6 +278,16 @@ export const suite: BenchSuite = {
       const heartbeats = beats.between(from, to);
       beats.stop();
       const resyncWrites = writes(resynced) - w0 - heartbeats;
+
+      // At rest: once the render cache dropped what sat idle (nothing renders a settled app), the
+      // live heap after a full collection.
+      const drainStart = performance.now();
+      let cacheLeft = renderCacheEntries(resynced);
+      while (cacheLeft > 0 && performance.now() - drainStart < RENDER_CACHE_DRAINED_MS) {
+        await new Promise((r) => setTimeout(r, 1000));
+        cacheLeft = renderCacheEntries(await scrape(port));
+      }
+      const restingHeap = await heapAfterGc(controller.proc);
 
       // 50 single-app updates: from the change to the Deployment carrying the new image.
       const deployments = new ResourceClient(transport, DEPLOYMENTS);
@@ -303,9 +333,17 @@ export const suite: BenchSuite = {
         },
         {
           name: 'controller heap per app',
-          value: (restingHeap - heap(before)) / n / 1024,
+          value: (restingHeap - heapAtStart) / n / 1024,
           unit: 'KiB',
-          detail: `nodejs_heap_size_used_bytes growth, the lowest seen at rest (${(restingHeap / 2 ** 20).toFixed(0)} MiB; ${(heap(converged) / 2 ** 20).toFixed(0)} MiB when all ran)`,
+          detail:
+            `heap used after a forced full GC, at rest (${mib(restingHeap)}; render cache entries left: ${cacheLeft}) − at start (${mib(heapAtStart)}); ` +
+            `without forcing: lowest seen in the resync ${mib(lowestHeap)}, when all ran ${mib(heap(converged))}`,
+        },
+        {
+          name: 'template evaluations per app to converge',
+          value: (renderCache(converged, 'miss') - renderCache(before, 'miss')) / n,
+          unit: 'evaluations',
+          detail: `render cache misses (3 templates per app rendered once: 3); hits ${((renderCache(converged, 'hit') - renderCache(before, 'hit')) / n).toFixed(2)} per app`,
         },
         {
           name: 'API requests per app',

@@ -72,7 +72,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
         );
       throw err;
     }
-    await this.rendererService.start(manager.transport);
+    await this.rendererService.start(manager.transport, manager.registry);
     if (this.options.installDefinitions)
       await installBuiltins(
         manager.client,

@@ -4,6 +4,7 @@ import { TemplateCompiler } from './engines/compiler.js';
 import { RenderCache } from './render/cache.js';
 import { Renderer } from './render/renderer.js';
 import type { ClusterInfo } from './render/context.js';
+import type { Clock } from '#kube-core';
 
 export interface RendererHandle {
   renderer: Renderer;
@@ -36,15 +37,24 @@ export function createRenderer(
     cluster?: ClusterInfo;
     /** Template results kept (default 2,000); a controller keeps one per template of every app it holds. */
     cacheEntries?: number;
+    /** Template results unused this long are dropped (default: kept until evicted by newer ones). */
+    cacheIdleMs?: number;
+    /** The render cache's clock (default the wall clock). */
+    clock?: Clock;
   } = {},
 ): RendererHandle {
   const timeoutMs = options.timeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS;
   const cue = createCueEngine({ timeoutMs, poolSize: options.poolSize });
   const compiler = new TemplateCompiler({ cue, handlebars: createHandlebarsEngine({ timeoutMs }) });
-  const renderer = new Renderer({
-    compiler,
-    cluster: options.cluster,
-    ...(options.cacheEntries ? { cache: new RenderCache(options.cacheEntries) } : {}),
+  const cache = new RenderCache({
+    maxEntries: options.cacheEntries,
+    idleMs: options.cacheIdleMs,
+    clock: options.clock,
   });
-  return { renderer, compiler, health: cue, warm: () => cue.warm(), close: () => compiler.close() };
+  const renderer = new Renderer({ compiler, cluster: options.cluster, cache });
+  const close = async () => {
+    cache.close();
+    await compiler.close();
+  };
+  return { renderer, compiler, health: cue, warm: () => cue.warm(), close };
 }
