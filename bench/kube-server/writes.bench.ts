@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { KubeConfig } from '@kubernetes/client-node';
-import { projectRoot } from '#definitions';
-import { eventually } from '#kube-core';
 import { median, type BenchResult } from '../types.js';
-import { configMap, createNamespace, httpsClient, pool } from './server.js';
+import { childClient, cpuMs, startChild, stopChild } from './child.js';
+import { configMap, createNamespace, pool } from './server.js';
 
 /**
  * Writes/s through the embedded server measured from outside: `oam server --no-controller` in its
@@ -27,13 +25,7 @@ interface Sample {
 export async function run(): Promise<BenchResult[]> {
   const stateDir = mkdtempSync(join(tmpdir(), 'oam-bench-writes-'));
   const server = await startChild(stateDir);
-  const kc = new KubeConfig();
-  kc.loadFromFile(server.kubeconfig);
-  const cluster = kc.getCurrentCluster()!;
-  const ca = cluster.caData
-    ? Buffer.from(cluster.caData, 'base64').toString('utf8')
-    : readFileSync(cluster.caFile!, 'utf8');
-  const client = httpsClient(cluster.server, ca, kc.getCurrentUser()!.token!);
+  const client = childClient(server.kubeconfig);
   const results: BenchResult[] = [];
   try {
     for (const inFlight of CONCURRENCY) {
@@ -99,47 +91,4 @@ function report(name: string, samples: Sample[]): BenchResult[] {
       detail: `user + sys of the server process; ${detail}`,
     },
   ];
-}
-
-/** CPU time (user + sys) a process used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 (utime, stime) of proc(5), counted from after the command name.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-async function startChild(stateDir: string): Promise<{ proc: ChildProcess; kubeconfig: string }> {
-  const proc = spawn(
-    process.execPath,
-    [
-      join(projectRoot(), 'bin', 'oam.js'),
-      'server',
-      '--port',
-      '0',
-      '--no-controller',
-      '--state-dir',
-      stateDir,
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  proc.stdout!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
-  const kubeconfig = await eventually(
-    () => /^export KUBECONFIG=(.+)$/m.exec(out)?.[1],
-    'the server to start',
-  ).catch((err: unknown) => {
-    proc.kill('SIGKILL');
-    throw new Error(`${String(err)}; its output:\n${out}`, { cause: err });
-  });
-  return { proc, kubeconfig };
-}
-
-function stopChild(proc: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
 }

@@ -6,7 +6,7 @@ import type { ObjectService } from '../objects/service.js';
 import type { ChangeEvent } from '../store/types.js';
 import { type GroupVersionResource, type StoredObject } from '#kube-core';
 import { StoreInformers } from './store-informers.js';
-import { fullCopy } from './store-source.js';
+import { wholeObject } from './store-source.js';
 
 /** One committed change, as an in-process controller sees it (objects in their stored form). */
 export interface ControllerEvent {
@@ -86,7 +86,7 @@ export function controllerContext(
   const own: Logger = (entry) => log({ controller: controller.name, ...entry });
   return {
     api: inProcessApi(objects, controller.name),
-    informers: new StoreInformers(objects.core.store, own, fullCopy),
+    informers: new StoreInformers(objects.core.store, own, wholeObject),
     log: own,
   };
 }

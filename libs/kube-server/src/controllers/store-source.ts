@@ -9,18 +9,18 @@
  *
  * The server's controllers get metadata only (as kube's garbage collector
  * watches PartialObjectMetadata) and read anything else from the store; the
- * workload simulator routes on whole objects (`fullCopy`). Informer caches
- * freeze what they hold, so they never share the store's objects.
+ * workload simulator routes on whole objects (`wholeObject`). The store's objects
+ * are frozen, as informer caches want what they hold, so they are shared, not copied.
  */
 import { KubeApiError, type ListerWatcher, type StreamEnd, type WatchEvent } from '#runtime';
 import type { Store } from '../store/store.js';
 import type { ChangeEvent } from '../store/types.js';
 import { type StoredObject } from '#kube-core';
 
-/** The metadata an informer keeps of an object (a copy: the store's objects stay unfrozen). */
+/** The metadata an informer keeps of an object (a new top level; the store's frozen values inside are shared). */
 export function metadataOf(obj: StoredObject): StoredObject {
   const m = obj.metadata;
-  return structuredClone({
+  return {
     apiVersion: obj.apiVersion,
     kind: obj.kind,
     metadata: {
@@ -32,11 +32,11 @@ export function metadataOf(obj: StoredObject): StoredObject {
       ...(m.finalizers ? { finalizers: m.finalizers } : {}),
       ...(m.ownerReferences ? { ownerReferences: m.ownerReferences } : {}),
     },
-  });
+  };
 }
 
-/** The whole object, copied. */
-export const fullCopy = (obj: StoredObject): StoredObject => structuredClone(obj);
+/** The whole object: the store's own, which is frozen, so the informer's cache can share it. */
+export const wholeObject = (obj: StoredObject): StoredObject => obj;
 
 /** One storage key of the store as a ListerWatcher; counts what it delivered, so an informer's backlog can be told. */
 export class StoreListerWatcher implements ListerWatcher<StoredObject> {
@@ -48,7 +48,7 @@ export class StoreListerWatcher implements ListerWatcher<StoredObject> {
   constructor(
     private readonly store: Store,
     readonly resource: string,
-    /** What the informer keeps of each object (always a copy: its cache freezes it); default its metadata. */
+    /** What the informer keeps of each object; default its metadata. */
     private readonly project: (obj: StoredObject) => StoredObject = metadataOf,
   ) {}
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError } from '../errors.js';
 import { decodeKubeProtobuf } from '../protobuf/decode.js';
+import { jsonOf } from '../store/json-text.js';
 
 /** etcd's default request limit, as kube-apiserver enforces it. */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -77,7 +78,7 @@ export function setWarnings(res: ServerResponse, warnings: string[] | undefined)
 }
 
 export function sendJson(res: ServerResponse, code: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = jsonOf(body);
   res.writeHead(code, {
     'Content-Type': 'application/json',
     'Cache-Control': 'no-cache, private',

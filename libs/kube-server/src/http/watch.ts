@@ -5,6 +5,7 @@ import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
 import { parseResourceVersion } from '../objects/reader.js';
 import { storageKey, type ResourceInfo } from '../resources/builtin.js';
+import { jsonOf } from '../store/json-text.js';
 import type { ChangeEvent } from '../store/types.js';
 
 export interface WatchRequest {
@@ -168,7 +169,8 @@ export class WatchHub {
     const key = `${type}|${req.info.group}/${req.info.version}|${req.renderKey}`;
     let line = lines?.get(key);
     if (line === undefined) {
-      line = JSON.stringify({ type, object: req.render(obj) }) + '\n';
+      // As JSON.stringify({ type, object }) writes it, with the object's text made once per write.
+      line = `{"type":"${type}","object":${jsonOf(req.render(obj))}}\n`;
       lines?.set(key, line);
     }
     this.sendLine(watcher, line);

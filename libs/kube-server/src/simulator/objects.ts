@@ -1,25 +1,26 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
-import { deepCopy, type GroupVersionResource, type StoredObject } from '#kube-core';
+import { type GroupVersionResource, type StoredObject } from '#kube-core';
 import type { ListQuery } from '../objects/reader.js';
 import { statusCode, type Obj, type Sim } from './sim.js';
 import { sameJson } from './values.js';
 
+/**
+ * The object as stored (frozen: the store shares it; a controller that changes it
+ * copies it, or writes a new object).
+ */
 export function getObj(
   sim: Sim,
   gvr: GroupVersionResource,
   namespace: string,
   name: string,
 ): StoredObject | undefined {
-  const obj = sim.api.get(gvr, namespace || undefined, name);
-  return obj ? deepCopy(obj) : undefined;
+  return sim.api.get(gvr, namespace || undefined, name);
 }
 
 /**
- * Copies of the objects of a namespace (all namespaces for '') that `keep`
- * selects. `keep` reads the stored objects, so only the kept ones are copied:
- * a sync that needs one owner's few Pods does not copy every Pod there.
- * `candidates` (a superset of what `keep` keeps) looks them up by index
- * instead of reading every object of the namespace.
+ * The objects of a namespace (all namespaces for '') that `keep` selects, frozen
+ * as `getObj`'s. `candidates` (a superset of what `keep` keeps) looks them up by
+ * index instead of reading every object of the namespace.
  */
 export function listObjs(
   sim: Sim,
@@ -28,7 +29,7 @@ export function listObjs(
   keep?: (stored: StoredObject) => boolean,
   candidates?: ListQuery['candidates'],
 ): StoredObject[] {
-  return sim.api.list(gvr, namespace || undefined, { where: keep, candidates }).map((o) => deepCopy(o));
+  return sim.api.list(gvr, namespace || undefined, { where: keep, candidates });
 }
 
 /**

@@ -47,6 +47,17 @@ describe('Store', () => {
     expect(store.remove('/configmaps', 'default', 'a')).toBeUndefined();
   });
 
+  it('freezes what it stores, so readers share objects instead of copying them', () => {
+    const stored = store.put('/configmaps', cm('a', { k: 'v' }));
+    expect(Object.isFrozen(stored)).toBe(true);
+    expect(Object.isFrozen(stored.data)).toBe(true);
+    expect(store.get('/configmaps', 'default', 'a')?.object).toBe(stored);
+    expect(() => {
+      (stored.data as Record<string, string>).k = 'changed';
+    }).toThrow(TypeError);
+    expect(Object.isFrozen(store.remove('/configmaps', 'default', 'a'))).toBe(true);
+  });
+
   it('commits the writes of one turn of the event loop together, then tells listeners and waiters', async () => {
     const committed: string[] = [];
     const made: string[] = [];

@@ -4,6 +4,7 @@ import { SqliteStore, type Row } from './sqlite.js';
 import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
 import { type StoredObject } from '#kube-core';
 import { addTo, labelKey, removeFrom } from './set-index.js';
+import { forgetJson, freezeStored, jsonOf } from './json-text.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -30,6 +31,9 @@ const parseRef = (key: string): ObjectRef => {
  * the HTTP layer answers a request only after what it saw is durable.
  * `onWrite` listeners keep derived in-memory state (served CRDs, allocated
  * cluster IPs) in step with every write as it is made.
+ *
+ * Stored objects are deeply frozen: readers (the HTTP layer, watches, informers, the
+ * simulator) share them instead of copying, and a change is always a new object put.
  */
 export class Store {
   private readonly db: SqliteStore;
@@ -70,7 +74,7 @@ export class Store {
         namespace: row.namespace,
         name: row.name,
         rv: row.rv,
-        object: row.object,
+        object: freezeStored(row.object),
       });
       this.index({ resource: row.resource, namespace: row.namespace, name: row.name }, row.object);
     }
@@ -195,7 +199,10 @@ export class Store {
     return [...state.keys()].sort().map((k) => state.get(k) as StoredEntry);
   }
 
-  /** Stores a new or changed object; sets its resourceVersion. Returns the stored object. */
+  /**
+   * Stores a new or changed object; sets its resourceVersion and freezes it (the caller gives it
+   * up). Returns the stored object.
+   */
   put(resource: string, object: StoredObject): StoredObject {
     this.writable();
     const namespace = object.metadata.namespace ?? '';
@@ -203,6 +210,7 @@ export class Store {
     const prev = this.get(resource, namespace, name);
     const rv = ++this.rv;
     object.metadata.resourceVersion = String(rv);
+    freezeStored(object);
     const table = this.table(resource);
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });
@@ -231,7 +239,7 @@ export class Store {
     this.sortedKeys.delete(resource);
     this.unindex({ resource, namespace, name }, prev.object);
     const last = final ?? prev.object;
-    const deleted = { ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } };
+    const deleted = freezeStored({ ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } });
     this.record({ type: 'DELETED', resource, namespace, name, rv, object: deleted, prev: prev.object });
     return deleted;
   }
@@ -252,7 +260,7 @@ export class Store {
     const rows = new Map<string, Row>();
     for (const e of events) {
       const row: Row = { resource: e.resource, namespace: e.namespace, name: e.name, rv: e.rv };
-      if (e.type !== 'DELETED') row.data = JSON.stringify(e.object);
+      if (e.type !== 'DELETED') row.data = jsonOf(e.object);
       rows.set(refKey(e), row);
     }
     const rv = events[events.length - 1].rv;
@@ -269,6 +277,10 @@ export class Store {
     }
     this.committed = rv;
     for (const event of events) this.emit(event);
+    for (const event of events) {
+      forgetJson(event.object);
+      forgetJson(event.prev);
+    }
     batch?.resolve();
   }
 
