@@ -9,16 +9,25 @@ import (
 	"cuelang.org/go/cue/token"
 )
 
+// anyKey is the step of a read path that stands for every key of an object:
+// `for o in context.outputs { o.kind }` reads outputs.<anyKey>.kind (JSON null).
+const anyKey = "\x00*"
+
 // contextReads lists the parts of `context` a template reads: each selector
 // chain on it (`context.output.kind`, `context["outputs"]`) up to its first
-// computed index, shortest first, none a prefix of another. It reports all
+// computed index, shortest first, none a prefix of another. A comprehension
+// over a chain (`for k, o in context.outputs`) reads, of each entry, what its
+// value variable is used for: the chains on it (`o.kind`: outputs.*.kind), or
+// all of the entry where `o` is used otherwise (`{o}`). It reports all
 // (nil, true) when the template uses `context` in any other way: bare, through
-// an alias or a comprehension, shadowed, or declared by the template itself.
+// an alias, shadowed, or declared by the template itself.
 //
-// Rendering fills `context` with only these parts (see prune). Everything a
-// template can observe is under a path it reads, so the result is the same,
-// and CUE no longer evaluates what no one reads: a trait's `context.output`
-// is the whole workload, and unifying it was half the cost of rendering hpa.
+// Rendering fills `context` with only these parts (compile returns them; the
+// loader, wasm-runtime.mjs, prunes the context JSON before it crosses into Go).
+// Everything a template can observe is under a path it reads, so the result is
+// the same, and CUE no longer decodes or evaluates what no one reads: a trait's
+// `context.output` is the whole workload, and unifying it was half the cost of
+// rendering hpa.
 func contextReads(file *ast.File) (paths [][]string, all bool) {
 	declared := 0
 	for _, d := range file.Decls {
@@ -31,12 +40,28 @@ func contextReads(file *ast.File) (paths [][]string, all bool) {
 	if declared != 1 {
 		return nil, true // the template declares `context` beside ours
 	}
+	// The value variables of comprehensions over chains on `context`, and the
+	// path each one's entries are at (ending in anyKey).
+	entries := map[*ast.Ident][]string{}
+	unread := map[*ast.Ident][]string{}
+	var vars []*ast.Ident // in the order found
 	var walk func(n ast.Node) bool
 	walk = func(n ast.Node) bool {
 		if all {
 			return false
 		}
 		switch x := n.(type) {
+		case *ast.ForClause:
+			base, path, computed := chain(x.Source)
+			if base == nil || base.Name != "context" || base.Scope != ast.Node(file) || len(computed) > 0 {
+				return true
+			}
+			entries[x.Value] = append(append([]string{}, path...), anyKey)
+			// The entries themselves, whole, unless the value variable is read (below):
+			// a comprehension that never reads it still iterates over every key.
+			unread[x.Value] = path
+			vars = append(vars, x.Value)
+			return false // the key and value are declarations; the source is read through them
 		case *ast.Field:
 			if name, _, _ := ast.LabelName(x.Label); name == "context" && isTop(file, x) {
 				// Ours, `context: _`: nothing to read in it.
@@ -47,7 +72,18 @@ func contextReads(file *ast.File) (paths [][]string, all bool) {
 			}
 		case *ast.SelectorExpr, *ast.IndexExpr:
 			base, path, computed := chain(x.(ast.Expr))
-			if base == nil || base.Name != "context" {
+			if base == nil {
+				return true
+			}
+			if at, isEntry := entries[entryOf(base)]; isEntry {
+				delete(unread, entryOf(base))
+				paths = append(paths, append(append([]string{}, at...), path...))
+				for _, e := range computed {
+					ast.Walk(e, walk, nil)
+				}
+				return false
+			}
+			if base.Name != "context" {
 				return true
 			}
 			if base.Scope != ast.Node(file) {
@@ -60,6 +96,11 @@ func contextReads(file *ast.File) (paths [][]string, all bool) {
 			}
 			return false
 		case *ast.Ident:
+			if at, isEntry := entries[entryOf(x)]; isEntry {
+				delete(unread, entryOf(x))
+				paths = append(paths, at) // an entry used whole
+				return false
+			}
 			// A label or a declaration has no scope; a reference does.
 			if x.Name == "context" && (x.Scope != nil || x.Node != nil) {
 				all = true
@@ -71,7 +112,23 @@ func contextReads(file *ast.File) (paths [][]string, all bool) {
 	if all {
 		return nil, true
 	}
+	for _, v := range vars {
+		if path, isUnread := unread[v]; isUnread {
+			paths = append(paths, path)
+		}
+	}
 	return minimal(paths), false
+}
+
+// entryOf returns the comprehension variable a reference refers to (the
+// resolver points a reference to `o` in `for k, o in ...` at the `o` declared
+// there), or nil.
+func entryOf(x *ast.Ident) *ast.Ident {
+	if _, inFor := x.Scope.(*ast.ForClause); !inFor {
+		return nil
+	}
+	decl, _ := x.Node.(*ast.Ident)
+	return decl
 }
 
 func isTop(file *ast.File, f *ast.Field) bool {
@@ -143,7 +200,7 @@ func stringKey(x ast.Expr) (string, bool) {
 // minimal drops duplicates and the paths another one is a prefix of; an empty
 // path (all of `context`) leaves nothing to prune.
 func minimal(paths [][]string) [][]string {
-	sort.Slice(paths, func(i, j int) bool { return len(paths[i]) < len(paths[j]) })
+	sort.SliceStable(paths, func(i, j int) bool { return len(paths[i]) < len(paths[j]) })
 	var kept [][]string
 	seen := map[string]bool{}
 	for _, p := range paths {
@@ -158,41 +215,4 @@ func minimal(paths [][]string) [][]string {
 		kept = append(kept, p)
 	}
 	return kept
-}
-
-// prune keeps of `context` (JSON data) only the paths the template reads. A
-// path through a value that is not an object keeps that value whole.
-func prune(context interface{}, paths [][]string) interface{} {
-	src, isMap := context.(map[string]interface{})
-	if !isMap {
-		return context
-	}
-	out := map[string]interface{}{}
-	for _, p := range paths {
-		if len(p) == 0 {
-			return context
-		}
-		from, to := src, out
-		for i, key := range p {
-			v, found := from[key]
-			if !found {
-				break
-			}
-			sub, isObject := v.(map[string]interface{})
-			if i == len(p)-1 || !isObject {
-				to[key] = v
-				break
-			}
-			next, made := to[key].(map[string]interface{})
-			if !made {
-				if _, whole := to[key]; whole {
-					break // kept whole by a path through a non-object
-				}
-				next = map[string]interface{}{}
-				to[key] = next
-			}
-			from, to = sub, next
-		}
-	}
-	return out
 }

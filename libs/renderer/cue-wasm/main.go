@@ -51,7 +51,7 @@ type template struct {
 	// as `[X]`, and applied to every item of the workload's list.
 	each []string
 	// reads lists the parts of `context` the template reads (contextReads),
-	// unless readsAll: rendering fills in only those.
+	// unless readsAll: callers fill in only those.
 	reads    [][]string
 	readsAll bool
 }
@@ -167,9 +167,37 @@ func version([]string) result {
 	return ok(v)
 }
 
-// compile(source) → handle. The handle is the source's SHA-256; compiling the
-// same source again returns the kept template. `context` is declared open
-// (`context: _`) because KubeVela templates read it without declaring it.
+// compiled is compile's reply: the template's handle, and the parts of
+// `context` it reads (contextReads), null when it uses all of it.
+type compiled struct {
+	Handle string `json:"handle"`
+	// Each path a list of keys, null standing for every key of an object (anyKey).
+	Reads [][]interface{} `json:"reads"`
+}
+
+func compiledOf(handle string, t *template) compiled {
+	c := compiled{Handle: handle}
+	if !t.readsAll {
+		c.Reads = [][]interface{}{}
+		for _, path := range t.reads {
+			steps := make([]interface{}, len(path))
+			for i, key := range path {
+				if key != anyKey {
+					steps[i] = key
+				}
+			}
+			c.Reads = append(c.Reads, steps)
+		}
+	}
+	return c
+}
+
+// compile(source) → {handle, reads}. The handle is the source's SHA-256;
+// compiling the same source again returns the kept template. `context` is
+// declared open (`context: _`) because KubeVela templates read it without
+// declaring it. `reads` lists the parts of `context` the template reads: the
+// caller fills in only those (wasm-runtime.mjs prunes the JSON before it
+// crosses into Go, so what no one reads is never decoded or evaluated).
 func compile(args []string) result {
 	if len(args) < 1 {
 		return failf("compile: want (source)")
@@ -177,8 +205,8 @@ func compile(args []string) result {
 	src := args[0]
 	sum := sha256.Sum256([]byte(src))
 	handle := hex.EncodeToString(sum[:])
-	if _, found := templates[handle]; found {
-		return ok(handle)
+	if t, found := templates[handle]; found {
+		return ok(compiledOf(handle, t))
 	}
 	file, err := parser.ParseFile(templateFile, src+"\ncontext: _\n", parser.ParseComments)
 	if err != nil {
@@ -192,8 +220,9 @@ func compile(args []string) result {
 	if err := v.Validate(); err != nil {
 		return fail(err)
 	}
-	templates[handle] = &template{source: src, value: v, each: each, reads: reads, readsAll: readsAll}
-	return ok(handle)
+	t := &template{source: src, value: v, each: each, reads: reads, readsAll: readsAll}
+	templates[handle] = t
+	return ok(compiledOf(handle, t))
 }
 
 // release(handle): forgets a template (its memory stays with the context).
@@ -275,8 +304,8 @@ func toExpr(x interface{}) (ast.Expr, error) {
 
 // fill returns the template unified with `parameter` and `context` (from JSON)
 // in one step: two FillPath calls evaluate the whole template twice, and this
-// halved the cost of rendering webservice (hpa: a third). Only the parts of
-// `context` the template reads are filled in (contextReads). The JSON is built
+// halved the cost of rendering webservice (hpa: a third). The caller passes
+// only the parts of `context` the template reads (compile's `reads`). The JSON is built
 // as an AST and compiled: cue.Context.Encode would skip that step, but its
 // values lose their fields when a template embeds or re-unifies them
 // (`[for c in context.outputs {c}]` gives `[{}]` on v0.14.1).
@@ -290,9 +319,6 @@ func fill(t *template, parameter, context string) (cue.Value, error) {
 		data, err := decodeJSON(in.json)
 		if err != nil {
 			return v, fmt.Errorf("%s: %v", in.name, err)
-		}
-		if in.name == "context" && !t.readsAll {
-			data = prune(data, t.reads)
 		}
 		x, err := toExpr(data)
 		if err != nil {

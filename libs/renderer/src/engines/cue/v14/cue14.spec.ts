@@ -4,6 +4,7 @@ import { WorkerCrashError, WorkerTaskError, WorkerTimeoutError } from '../../wor
 import { renderContext } from '../testdata/fixtures.js';
 import { createCue14Pool, type Cue14Pool } from './cue14-pool.js';
 import { builtin, builtinTemplate, ENV_MAP, NEVER_ENDS, STORAGE_STYLE } from './testdata/templates.js';
+import { pruneContext } from './wasm-runtime.mjs';
 
 const WEBSERVICE = builtinTemplate('components/webservice');
 const BUILTINS = [
@@ -226,6 +227,18 @@ describe('CUE v0.14 module', () => {
       kind: 'ConfigMap',
       data: { kind: 'Deployment', replicas: '2', x: '2', ip: '10.0.0.1', missing: 'none' },
     });
+    // Comprehensions over what `context` holds see every entry, with what they read of it.
+    const entries = [
+      'output: {apiVersion: "v1", kind: "ConfigMap", data: {',
+      '  for k, o in context["outputs"] { (k): o.status.ip }',
+      '  count: "\\(len([for k, _ in context.output.spec {k}]))"',
+      '}}',
+    ].join('\n');
+    expect((await pool.render(entries, {}, context)).output).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      data: { svc: '10.0.0.1', count: '2' },
+    });
     // Embedding and re-unifying what `context` holds keeps every field.
     const whole = [
       '_all: [for o in context.outputs {o}]',
@@ -238,6 +251,31 @@ describe('CUE v0.14 module', () => {
       items: [context.outputs.svc],
       spec: context.output.spec,
     });
+  });
+
+  it('sends CUE only the parts of `context` a template reads', () => {
+    const context = { name: 'api', output: { kind: 'Deployment', spec: { replicas: 2 } }, cluster: 'local' };
+    const reads = [['name'], ['output', 'kind'], ['cluster', 'deeper'], ['missing', 'x']];
+    // A path through a value that is not an object keeps the value; a missing key adds nothing.
+    expect(pruneContext(context, reads)).toEqual({
+      name: 'api',
+      output: { kind: 'Deployment' },
+      cluster: 'local',
+    });
+    expect(pruneContext(context, [])).toEqual({});
+    // null: every key of an object (what `for k, o in context.outputs { o.kind }` reads).
+    const outputs = { a: { kind: 'Service', spec: {} }, b: 'text', c: {} };
+    expect(pruneContext({ outputs }, [['outputs', null, 'kind']])).toEqual({
+      outputs: { a: { kind: 'Service' }, b: 'text', c: {} },
+    });
+    // A part kept whole is never written into (it is the caller's, maybe frozen).
+    const frozen = Object.freeze({ outputs: Object.freeze({ a: Object.freeze({ kind: 'K', x: 1 }) }) });
+    expect(
+      pruneContext(frozen, [
+        ['outputs', 'a'],
+        ['outputs', null, 'kind'],
+      ]),
+    ).toEqual(frozen);
   });
 
   it('decides disjunctions as CUE does (`*{} | {[string]: string}`: `{}` is open)', async () => {

@@ -186,6 +186,22 @@ export async function loadCue(options = {}) {
     );
   };
 
+  /**
+   * Handle → the parts of `context` its template reads (null: all of it), from compile.
+   * @type {Map<string, (string | null)[][] | null>}
+   */
+  const contextReads = new Map();
+  /**
+   * `context` as JSON, with only the parts the template reads: what no one reads is never
+   * decoded or evaluated by CUE (a trait's `context.output` is the whole workload).
+   * @param {string} handle
+   * @param {unknown} context
+   */
+  const contextJSON = (handle, context) => {
+    const reads = contextReads.get(handle);
+    return JSON.stringify(reads ? pruneContext(context, reads) : context);
+  };
+
   return {
     /** Milliseconds spent gunzipping, instantiating and starting the module. */
     loadMs,
@@ -207,9 +223,18 @@ export async function loadCue(options = {}) {
      * @param {string} source
      * @returns {string}
      */
-    compile: (source) => /** @type {string} */ (call('compile', source)),
+    compile: (source) => {
+      const { handle, reads } = /** @type {{ handle: string; reads: (string | null)[][] | null }} */ (
+        call('compile', source)
+      );
+      contextReads.set(handle, reads);
+      return handle;
+    },
     /** @param {string} handle */
-    release: (handle) => void call('release', handle),
+    release: (handle) => {
+      call('release', handle);
+      contextReads.delete(handle);
+    },
     /**
      * `output`, `outputs` (as [name, object] pairs, each read on its own), `patch` and `errs`.
      * @param {string} handle
@@ -219,7 +244,7 @@ export async function loadCue(options = {}) {
      */
     render: (handle, parameter, context) =>
       /** @type {CueRenderValue} */ (
-        call('render', handle, JSON.stringify(parameter), JSON.stringify(context))
+        call('render', handle, JSON.stringify(parameter), contextJSON(handle, context))
       ),
     /**
      * The named top-level fields, evaluated with `parameter` and `context` (health policies).
@@ -231,7 +256,13 @@ export async function loadCue(options = {}) {
      */
     evaluate: (handle, parameter, context, fields) =>
       /** @type {Record<string, unknown>} */ (
-        call('evaluate', handle, JSON.stringify(parameter), JSON.stringify(context), JSON.stringify(fields))
+        call(
+          'evaluate',
+          handle,
+          JSON.stringify(parameter),
+          contextJSON(handle, context),
+          JSON.stringify(fields),
+        )
       ),
     /**
      * Unifies properties with the template's `parameter`: every error with its path.
@@ -264,6 +295,58 @@ export async function loadCue(options = {}) {
     /** Test hook: an unrecoverable panic in a goroutine (the runtime dies). */
     crash: () => call('crash'),
   };
+}
+
+/**
+ * Keeps of `context` only the given paths: each a list of keys, `null` standing for every
+ * key of an object (`for o in context.outputs { o.kind }` reads outputs.*.kind). A path
+ * through a value that is not an object keeps that value whole; a missing key ends it. The
+ * result shares the values it keeps with `context` and never changes `context`.
+ * @param {unknown} context
+ * @param {(string | null)[][]} paths
+ * @returns {unknown}
+ */
+export function pruneContext(context, paths) {
+  if (!isObject(context)) return context;
+  if (paths.some((p) => p.length === 0)) return context;
+  /** @type {Record<string, unknown>} */
+  const out = {};
+  /** The objects made here: any other object in `out` is one of context's, kept whole. */
+  const made = new Set([out]);
+  /**
+   * @param {Record<string, unknown>} from
+   * @param {Record<string, unknown>} to
+   * @param {(string | null)[]} path
+   * @param {number} i
+   */
+  const keep = (from, to, path, i) => {
+    const step = path[i];
+    const keys = step === null ? Object.keys(from) : Object.hasOwn(from, step) ? [step] : [];
+    for (const key of keys) {
+      const value = from[key];
+      if (i === path.length - 1 || !isObject(value)) {
+        to[key] = value;
+        continue;
+      }
+      let next = to[key];
+      if (next === undefined) {
+        next = {};
+        made.add(next);
+        to[key] = next;
+      }
+      if (made.has(next)) keep(value, /** @type {Record<string, unknown>} */ (next), path, i + 1);
+    }
+  };
+  for (const path of paths) keep(context, out, path, 0);
+  return out;
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isObject(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
