@@ -9,7 +9,7 @@ import { joinApplication, rejectedTraits, type InvalidTraits, type JoinSources }
 import { releaseFor } from './release.js';
 import { pinnedSources, pinsOf } from './pinned-sources.js';
 import { RenderPipeline, type PipelineDeps, type PipelineInput } from './render-pipeline.js';
-import { resolveApplication, unsupportedFields } from './resolve-application.js';
+import { ResolveMemo, unsupportedFields } from './resolve-application.js';
 
 export interface ReconcilerDeps extends PipelineDeps {
   /** Whether objects in this namespace are ours to reconcile (--watch-namespace). */
@@ -27,6 +27,7 @@ export interface ReconcilerDeps extends PipelineDeps {
 export class ApplicationReconciler implements Reconciler {
   private readonly ownWrites = new OwnWrites();
   private readonly pipeline: RenderPipeline;
+  private readonly resolver = new ResolveMemo();
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.pipeline = new RenderPipeline(deps, APPLICATIONS, this.ownWrites);
@@ -43,7 +44,10 @@ export class ApplicationReconciler implements Reconciler {
       key,
       await this.deps.client.get(APPLICATIONS, request.namespace, request.name),
     );
-    if (!cached || cached.metadata?.deletionTimestamp) this.pipeline.forget(request);
+    if (!cached || cached.metadata?.deletionTimestamp) {
+      this.pipeline.forget(request);
+      this.resolver.forget({ kind: APPLICATIONS.kind, metadata: request });
+    }
     if (!cached) return; // gone: its objects went with it (ownerReferences) or at finalization
     const release = releaseFor(this.deps.sources, cached);
     if (cached.metadata?.deletionTimestamp)
@@ -66,7 +70,7 @@ export class ApplicationReconciler implements Reconciler {
       );
       return {
         owner,
-        resolved: resolveApplication(joined.owner, source.catalog, joined.objects),
+        resolved: this.resolver.resolve(joined.owner, source.catalog, joined.objects),
         unsupported: unsupportedFields(owner as unknown as Application),
         extraConditions: joined.conditions,
         revisionInputs: joined.revisionInputs,

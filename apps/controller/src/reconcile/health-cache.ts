@@ -6,8 +6,9 @@ type HealthEngine = RendererHandle['health'];
 /**
  * Remembers health evaluations by their full CUE source (policy, parameters,
  * context and the live objects it reads), least recently used first out.
- * Most reconciles are woken by an object other than the one a policy reads,
- * so most evaluations repeat exactly; CUE is the costliest step of observing.
+ * The observer cuts each request to what its policy reads (health-reads.ts),
+ * so most evaluations repeat exactly, across applications in the same state
+ * too; CUE is the costliest step of observing.
  * Failures are not kept: a timeout is retried next time. An entry is a
  * hash and a small verdict (~200 bytes): room for every application's few
  * policies at 3,000+ applications, so converging ones do not evict each other.

@@ -83,7 +83,9 @@ export function joinApplication(
 ): Joined {
   const ns = app.metadata.namespace!;
   const name = app.metadata.name!;
-  const copy = deepCopy(app) as Application;
+  // What the join edits (spec) is copied; the status is no input of the render and is left out.
+  const { status: _status, ...rest } = app as Application & { status?: unknown };
+  const copy = { ...rest, spec: deepCopy(app.spec) } as Application;
   const out = emptyJoin(copy as KubeObject);
   const elsewhere: string[] = [];
   const overridden: string[] = [];

@@ -8,7 +8,7 @@ import {
   type OamObject,
   type RenderError,
 } from '#renderer';
-import { deepCopy, type KubeObject } from '#kube-core';
+import { deepCopy, stableStringify, type KubeObject } from '#kube-core';
 
 export interface Resolved {
   spec?: AppSpec;
@@ -37,6 +37,70 @@ export function resolveApplication(
     return { errors: resolved.errors, warnings: resolved.warnings, definitions: [] };
   const definitions = spec.components.flatMap((c) => [c.definition, ...c.traits.map((t) => t.definition)]);
   return { spec, errors: [], warnings: resolved.warnings, definitions };
+}
+
+/**
+ * resolveApplication, remembered per owner while what it reads is the same:
+ * the owner's identity, labels, annotations and spec, the catalog, and each
+ * definition it resolved to (the same cached object). Validating an
+ * Application against its schema and resolving it took ~1.2 ms per
+ * reconcile; most reconciles (a status write, a live object's change) come
+ * with an unchanged spec. Only resolves without joined standalone Components
+ * or Traits and without errors are remembered.
+ */
+export class ResolveMemo {
+  private readonly last = new Map<
+    string,
+    { fingerprint: string; catalog: DefinitionCatalog; resolved: Resolved }
+  >();
+
+  constructor(private readonly maxEntries = 20_000) {}
+
+  resolve(owner: KubeObject, catalog: DefinitionCatalog, joined: readonly OamObject[] = []): Resolved {
+    if (joined.length > 0) return resolveApplication(owner, catalog, joined);
+    const key = keyOf(owner);
+    const { apiVersion, kind, metadata, spec } = owner;
+    const fingerprint = stableStringify({
+      apiVersion,
+      kind,
+      uid: metadata?.uid,
+      labels: metadata?.labels,
+      annotations: metadata?.annotations,
+      spec,
+    });
+    const held = this.last.get(key);
+    if (
+      held?.fingerprint === fingerprint &&
+      held.catalog === catalog &&
+      stillResolves(held.resolved, catalog)
+    )
+      return held.resolved;
+    const resolved = resolveApplication(owner, catalog, joined);
+    this.last.delete(key);
+    if (resolved.spec && resolved.errors.length === 0) {
+      this.last.set(key, { fingerprint, catalog, resolved });
+      if (this.last.size > this.maxEntries) this.last.delete(this.last.keys().next().value!);
+    }
+    return resolved;
+  }
+
+  /** Forgets an owner (it is gone). */
+  forget(owner: { kind?: string; metadata?: { namespace?: string; name?: string } }): void {
+    this.last.delete(keyOf(owner));
+  }
+}
+
+const keyOf = (o: { kind?: string; metadata?: { namespace?: string; name?: string } }) =>
+  `${o.kind}|${o.metadata?.namespace}/${o.metadata?.name}`;
+
+/** Every definition the spec resolved to is still the one the catalog holds for its type. */
+function stillResolves(resolved: Resolved, catalog: DefinitionCatalog): boolean {
+  const spec = resolved.spec!;
+  return spec.components.every(
+    (c) =>
+      catalog.componentDefinition(c.type, spec.namespace) === c.definition &&
+      c.traits.every((t) => catalog.traitDefinition(t.type, spec.namespace) === t.definition),
+  );
 }
 
 /** What `policies` and `workflow` hold that this controller stores but does not run. */
