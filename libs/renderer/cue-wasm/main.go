@@ -171,7 +171,8 @@ func version([]string) result {
 // `context` it reads (contextReads), null when it uses all of it.
 type compiled struct {
 	Handle string `json:"handle"`
-	// Each path a list of keys, null standing for every key of an object (anyKey).
+	// Each path a list of keys, null standing for every key of an object (anyKey),
+	// a last false for "only whether it exists" (existsKey).
 	Reads [][]interface{} `json:"reads"`
 }
 
@@ -182,7 +183,11 @@ func compiledOf(handle string, t *template) compiled {
 		for _, path := range t.reads {
 			steps := make([]interface{}, len(path))
 			for i, key := range path {
-				if key != anyKey {
+				switch key {
+				case anyKey: // null
+				case existsKey:
+					steps[i] = false
+				default:
 					steps[i] = key
 				}
 			}
