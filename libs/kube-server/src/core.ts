@@ -27,4 +27,6 @@ export interface WriteOptions {
    * spec.nodeName on update, as kube's scheduler does through pods/binding.
    */
   internal?: boolean;
+  /** The body was decoded for this request alone (an HTTP request's): the writer may change it instead of copying it. */
+  ownsBody?: boolean;
 }

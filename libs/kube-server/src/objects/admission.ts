@@ -33,14 +33,14 @@ function internalGroup(info: ResourceInfo): string {
   return info.group ? info.group.split('.')[0] : 'core';
 }
 
-/** Checks a body is an object of the resource's kind and apiVersion; returns a deep copy. */
-export function decodeObject(info: ResourceInfo, body: unknown): StoredObject {
+/** Checks a body is an object of the resource's kind and apiVersion; returns a deep copy (or the body itself, when `copy` is false). */
+export function decodeObject(info: ResourceInfo, body: unknown, copy = true): StoredObject {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw badRequest(
       `the body of the request must be a ${info.kind} object, got ${Array.isArray(body) ? 'an array' : typeof body}`,
     );
   }
-  const obj = structuredClone(body) as StoredObject;
+  const obj = (copy ? structuredClone(body) : body) as StoredObject;
   const expected = info.group ? `${info.group}/${info.version}` : info.version;
   if (obj.kind !== undefined && obj.kind !== info.kind) {
     const version = typeof obj.apiVersion === 'string' ? obj.apiVersion.split('/').pop() : info.version;

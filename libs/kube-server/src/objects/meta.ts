@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { ApiError, type StatusCause } from '../errors.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import { stableStringify, type StoredObject } from '#kube-core';
+import { type StoredObject } from '#kube-core';
+import { jsonEqual } from './json-equal.js';
 
 /** RFC 3339 with seconds, as kube-apiserver writes timestamps. */
 export function nowTimestamp(): string {
@@ -20,9 +21,9 @@ export function generateNameSuffix(): string {
 export function specChanged(before: StoredObject, after: StoredObject): boolean {
   const strip = (o: StoredObject) => {
     const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
-    return stableStringify(rest);
+    return rest;
   };
-  return strip(before) !== strip(after);
+  return !jsonEqual(strip(before), strip(after));
 }
 
 /**
@@ -33,9 +34,9 @@ export function specChanged(before: StoredObject, after: StoredObject): boolean 
 export function sameContent(a: StoredObject, b: StoredObject): boolean {
   const strip = (o: StoredObject) => {
     const { resourceVersion: _r, ...meta } = o.metadata;
-    return stableStringify({ ...o, metadata: meta });
+    return { ...o, metadata: meta };
   };
-  return strip(a) === strip(b);
+  return jsonEqual(strip(a), strip(b));
 }
 
 export function notFound(info: ResourceInfo, name: string): ApiError {

@@ -29,6 +29,16 @@ export interface WriteResult {
   created: boolean;
 }
 
+/**
+ * What an update of the status subresource reads of the body (its metadata and status), so that
+ * decoding does not copy the rest.
+ */
+function statusOnly(body: unknown, subresource: string | undefined): unknown {
+  if (subresource !== 'status' || !body || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { apiVersion, kind, metadata, status } = body as Record<string, unknown>;
+  return { apiVersion, kind, metadata, status };
+}
+
 /** Finalizers still holding a deleting object (a namespace also waits for its spec.finalizers). */
 function pendingFinalizers(obj: StoredObject): number {
   const spec =
@@ -61,7 +71,7 @@ export class ObjectWriter {
     opts: WriteOptions,
     applied = false,
   ): StoredObject {
-    const obj = decodeObject(info, body);
+    const obj = decodeObject(info, body, !opts.ownsBody);
     settleNamespace(info, obj, namespace);
     const meta = obj.metadata;
     if (!meta.name && meta.generateName) meta.name = meta.generateName + generateNameSuffix();
@@ -109,7 +119,7 @@ export class ObjectWriter {
     opts: WriteOptions,
     subresource?: string,
   ): WriteResult {
-    const obj = decodeObject(info, body);
+    const obj = decodeObject(info, statusOnly(body, subresource), !opts.ownsBody);
     if (obj.metadata.name && obj.metadata.name !== name) {
       throw badRequest(
         `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
@@ -142,7 +152,7 @@ export class ObjectWriter {
           : ['', String(body.apiVersion ?? '')];
         throw badRequest(`invalid object type: ${group}/${version}, Kind=${String(body.kind ?? '')}`);
       }
-      const applied = decodeObject(info, patchBody);
+      const applied = decodeObject(info, patchBody, !opts.ownsBody);
       if (applied.metadata.name && applied.metadata.name !== name) {
         throw badRequest(
           `the name of the object (${applied.metadata.name}) does not match the name on the URL (${name})`,
@@ -161,7 +171,11 @@ export class ObjectWriter {
         now,
         subresource,
       }) as StoredObject;
-      if (!current) return { object: this.create(info, namespace, merged, opts, true), created: true };
+      if (!current)
+        return {
+          object: this.create(info, namespace, merged, { ...opts, ownsBody: false }, true),
+          created: true,
+        };
       return { object: this.commitUpdate(info, current, merged, opts, subresource, true), created: false };
     }
     if (!current) throw notFound(info, name);

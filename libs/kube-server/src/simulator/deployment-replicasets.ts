@@ -41,7 +41,7 @@ const COMPONENT = 'deployment-controller';
 
 export class DeploymentReplicaSets {
   protected readonly spec: Obj;
-  /** The status as stored when the sync started (progress is measured against it). */
+  /** The status as stored when the sync started (progress is measured against it; frozen). */
   protected readonly base: Obj;
   /** The status being built: conditions and collisionCount change along the way. */
   protected readonly work: Obj;
@@ -54,7 +54,7 @@ export class DeploymentReplicaSets {
     protected d: StoredObject,
   ) {
     this.spec = (d.spec ?? {}) as Obj;
-    this.base = deepCopy((d.status ?? {}) as Obj);
+    this.base = (d.status ?? {}) as Obj;
     this.work = deepCopy(this.base);
   }
 
@@ -80,7 +80,8 @@ export class DeploymentReplicaSets {
     const newRevision = Math.max(0, ...this.oldRSs.map(revisionOf)) + 1;
     if (existing) {
       let rs = existing;
-      const copy = deepCopy(existing);
+      // What may change: the annotations (replaced whole) and spec.minReadySeconds.
+      const copy = { ...existing, metadata: { ...existing.metadata }, spec: { ...(existing.spec as Obj) } };
       const changed = this.setNewReplicaSetAnnotations(copy, String(newRevision), true);
       const minReady = this.spec.minReadySeconds ?? 0;
       if (changed || ((copy.spec as Obj).minReadySeconds ?? 0) !== minReady) {
@@ -162,10 +163,9 @@ export class DeploymentReplicaSets {
   /** The deployment carries its newest revision as an annotation (a metadata-only write). */
   protected setDeploymentRevision(revision: string): void {
     if (this.d.metadata.annotations?.[REVISION] === revision) return;
-    const copy = deepCopy(this.d);
-    copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [REVISION]: revision };
-    delete copy.status;
-    this.d = writeObj(this.sim, GVR.deployments, copy);
+    const { status: _status, ...rest } = this.d;
+    const annotations = { ...(this.d.metadata.annotations ?? {}), [REVISION]: revision };
+    this.d = writeObj(this.sim, GVR.deployments, { ...rest, metadata: { ...this.d.metadata, annotations } });
   }
 
   protected replace(rs: StoredObject): StoredObject {
@@ -187,9 +187,11 @@ export class DeploymentReplicaSets {
     const a = rs.metadata.annotations ?? {};
     const sizeChanges = oldScale !== newScale;
     if (!sizeChanges && a[DESIRED_REPLICAS] === desired && a[MAX_REPLICAS] === max) return false;
-    const copy = deepCopy(rs);
-    (copy.spec as Obj).replicas = newScale;
-    copy.metadata.annotations = { ...a, [DESIRED_REPLICAS]: desired, [MAX_REPLICAS]: max };
+    const copy: StoredObject = {
+      ...rs,
+      metadata: { ...rs.metadata, annotations: { ...a, [DESIRED_REPLICAS]: desired, [MAX_REPLICAS]: max } },
+      spec: { ...(rs.spec as Obj), replicas: newScale },
+    };
     this.replace(writeObj(this.sim, GVR.replicasets, copy));
     if (sizeChanges) {
       const op = oldScale < newScale ? 'up' : 'down';

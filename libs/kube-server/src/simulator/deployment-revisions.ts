@@ -37,9 +37,10 @@ export const byCreation = (a: StoredObject, b: StoredObject) =>
 /** EqualIgnoreHash: the templates are the same apart from the pod-template-hash label. */
 export function equalIgnoreHash(a: unknown, b: unknown): boolean {
   const strip = (t: unknown) => {
-    const copy = deepCopy((t ?? {}) as Obj);
-    if (copy.metadata?.labels) delete copy.metadata.labels[HASH_LABEL];
-    return copy;
+    const template = (t ?? {}) as Obj;
+    if (!template.metadata?.labels || !(HASH_LABEL in template.metadata.labels)) return template;
+    const { [HASH_LABEL]: _hash, ...labels } = template.metadata.labels as Record<string, string>;
+    return { ...template, metadata: { ...template.metadata, labels } };
   };
   return semanticEqual(strip(a), strip(b));
 }

@@ -1,5 +1,5 @@
 /** The EndpointSlice controller's sync of one Service (see endpoints.ts). */
-import { deepCopy, stableStringify, type StoredObject } from '#kube-core';
+import { stableStringify, type StoredObject } from '#kube-core';
 import { isPodReady } from './pods.js';
 import { GVR, keyOf, type Obj, type Sim } from './sim.js';
 import { deleteObj, served, writeObj } from './objects.js';
@@ -39,7 +39,6 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     .list(GVR.endpointslices, namespace, {
       labelSelector: `${SLICE_SERVICE_NAME}=${name},${SLICE_MANAGED_BY}=${SLICE_CONTROLLER}`,
     })
-    .map((o) => deepCopy(o))
     .filter((s) => !s.metadata.deletionTimestamp);
   const ownedBy = (slice: StoredObject) =>
     (slice.metadata.ownerReferences ?? []).some(
@@ -87,11 +86,12 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
       same(slice.metadata.labels, labels)
     )
       return;
-    const next = deepCopy(slice);
-    next.metadata.labels = labels;
-    next.endpoints = endpoints;
-    next.ports = ports;
-    writeObj(sim, GVR.endpointslices, next);
+    writeObj(sim, GVR.endpointslices, {
+      ...slice,
+      metadata: { ...slice.metadata, labels },
+      endpoints,
+      ports,
+    });
   };
 
   for (const addressType of addressTypes) {

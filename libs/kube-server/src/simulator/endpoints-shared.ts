@@ -1,5 +1,6 @@
 /** What the Endpoints and EndpointSlice controllers share: Service and pod helpers, ports, packing. */
 import { semanticValue, stableStringify, type StoredObject } from '#kube-core';
+import { jsonEqual } from '../objects/json-equal.js';
 import { phaseOf } from './pods.js';
 import { type Obj } from './sim.js';
 
@@ -95,7 +96,7 @@ export function norm(value: unknown): unknown {
   };
   return semanticValue(dropEmptyStrings(value));
 }
-export const same = (a: unknown, b: unknown) => stableStringify(norm(a)) === stableStringify(norm(b));
+export const same = (a: unknown, b: unknown) => jsonEqual(norm(a), norm(b));
 
 /** Bytewise IP order, then target UID (endpoints.LessEndpointAddress). */
 export const compareAddress = (a: Obj, b: Obj) =>

@@ -3,10 +3,10 @@
  * timestamps, conditions, int-or-percent, omitempty.
  */
 import { randomBytes } from 'node:crypto';
-import { stableStringify } from '#kube-core';
+import { jsonEqual } from '../objects/json-equal.js';
 import type { Obj } from './sim.js';
 
-export const sameJson = (a: unknown, b: unknown) => stableStringify(a) === stableStringify(b);
+export const sameJson = (a: unknown, b: unknown) => jsonEqual(a, b);
 
 /** RFC 3339 with seconds, as Kubernetes writes timestamps. */
 export function timestamp(ms: number): string {

@@ -1,7 +1,7 @@
 import type { Definition } from '#api';
 import { hashOf, type TypedObject } from '#kube-core';
 import type { CompiledTemplate, RenderContext, TemplateResult } from '../engines/engine.js';
-import type { TemplateCompiler } from '../engines/compiler.js';
+import { schematicHash, type TemplateCompiler } from '../engines/compiler.js';
 import { RenderError, RenderErrors } from '../errors.js';
 import { validateProperties } from '../params/index.js';
 import { applyPatch } from '../patch/index.js';
@@ -181,7 +181,7 @@ export class Renderer {
 
       const parameter = checked.value;
       const key = hashOf({
-        definition: definition.spec.schematic,
+        definition: schematicHash(definition.spec.schematic),
         name: definition.metadata.name,
         parameter,
         context,

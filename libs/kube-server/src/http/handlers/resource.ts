@@ -1,6 +1,7 @@
 import { apiVersionOf, type StoredObject } from '#kube-core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { patchKindFromContentType } from '../../patch/index.js';
+import type { WriteOptions } from '../../core.js';
 import { ApiError } from '../../errors.js';
 import { decodeBody, readBody, sendJson, setWarnings, wantsTable } from '../messages.js';
 import { compileFilter, type ListResult } from '../../objects/reader.js';
@@ -63,7 +64,7 @@ export async function handleResource(
     return sendJson(
       res,
       200,
-      ctx.objects.update(info, ns, r.name as string, body, writeOptions(req, query)).object,
+      ctx.objects.update(info, ns, r.name as string, body, requestWrite(req, query)).object,
     );
   }
   const accept = req.headers.accept;
@@ -83,7 +84,7 @@ export async function handleResource(
     if (method === 'POST') {
       requireVerb(info, 'create');
       const body = decodeBody(await readBody(req), req.headers['content-type'], info.kind);
-      const opts = writeOptions(req, query);
+      const opts = requestWrite(req, query);
       const created = ctx.objects.create(info, ns, body, opts);
       setWarnings(res, opts.warnings);
       return sendJson(res, 201, created);
@@ -119,7 +120,7 @@ export async function handleResource(
     case 'PUT': {
       requireVerb(info, 'update');
       const body = decodeBody(await readBody(req), req.headers['content-type'], info.kind);
-      const opts = writeOptions(req, query);
+      const opts = requestWrite(req, query);
       const result = ctx.objects.update(info, ns, name, body, opts, r.subresource);
       setWarnings(res, opts.warnings);
       return sendJson(res, result.created ? 201 : 200, result.object);
@@ -139,7 +140,7 @@ export async function handleResource(
         await readBody(req),
         kind === 'apply' ? 'application/yaml' : 'application/json',
       );
-      const opts = writeOptions(req, query);
+      const opts = requestWrite(req, query);
       if (kind === 'apply' && !query.get('fieldManager')) {
         throw new ApiError(
           422,
@@ -184,6 +185,11 @@ export async function handleResource(
     }
   }
   throw notAllowed();
+}
+
+/** The options of a write whose body this request decoded: the writer keeps it rather than copying it. */
+function requestWrite(req: IncomingMessage, query: URLSearchParams): WriteOptions {
+  return { ...writeOptions(req, query), ownsBody: true };
 }
 
 function listBody(info: ResourceInfo, result: ListResult): Record<string, unknown> {
