@@ -13,9 +13,17 @@ import (
 // `for o in context.outputs { o.kind }` reads outputs.<anyKey>.kind (JSON null).
 const anyKey = "\x00*"
 
+// existsKey ends a read path that is only tested for existence
+// (`if context.output.status != _|_`): any value there will do, so the loader
+// keeps an object there as `{}` (JSON false) plus what other paths read of it.
+// Health policies test the workload's status this way; keeping it whole would
+// carry its timestamps into every request.
+const existsKey = "\x00?"
+
 // contextReads lists the parts of `context` a template reads: each selector
 // chain on it (`context.output.kind`, `context["outputs"]`) up to its first
-// computed index, shortest first, none a prefix of another. A comprehension
+// computed index, shortest first, none a prefix of another; a chain compared
+// with `_|_` reads only whether it exists (existsKey). A comprehension
 // over a chain (`for k, o in context.outputs`) reads, of each entry, what its
 // value variable is used for: the chains on it (`o.kind`: outputs.*.kind), or
 // all of the entry where `o` is used otherwise (`{o}`). It reports all
@@ -70,6 +78,20 @@ func contextReads(file *ast.File) (paths [][]string, all bool) {
 				}
 				return false
 			}
+		case *ast.BinaryExpr:
+			if x.Op != token.NEQ && x.Op != token.EQL {
+				return true
+			}
+			operand, isTest := existenceOperand(x)
+			if !isTest {
+				return true
+			}
+			base, path, computed := chain(operand)
+			if base == nil || base.Name != "context" || base.Scope != ast.Node(file) || len(computed) > 0 || len(path) == 0 {
+				return true // anything else is read as usual, by the cases below
+			}
+			paths = append(paths, append(path, existsKey))
+			return false
 		case *ast.SelectorExpr, *ast.IndexExpr:
 			base, path, computed := chain(x.(ast.Expr))
 			if base == nil {
@@ -118,6 +140,17 @@ func contextReads(file *ast.File) (paths [][]string, all bool) {
 		}
 	}
 	return minimal(paths), false
+}
+
+// existenceOperand returns X of `X != _|_` or `X == _|_` (either side).
+func existenceOperand(x *ast.BinaryExpr) (ast.Expr, bool) {
+	if _, isBottom := x.Y.(*ast.BottomLit); isBottom {
+		return x.X, true
+	}
+	if _, isBottom := x.X.(*ast.BottomLit); isBottom {
+		return x.Y, true
+	}
+	return nil, false
 }
 
 // entryOf returns the comprehension variable a reference refers to (the

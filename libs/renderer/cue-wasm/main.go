@@ -171,7 +171,8 @@ func version([]string) result {
 // `context` it reads (contextReads), null when it uses all of it.
 type compiled struct {
 	Handle string `json:"handle"`
-	// Each path a list of keys, null standing for every key of an object (anyKey).
+	// Each path a list of keys, null standing for every key of an object (anyKey),
+	// a last false for "only whether it exists" (existsKey).
 	Reads [][]interface{} `json:"reads"`
 }
 
@@ -182,7 +183,11 @@ func compiledOf(handle string, t *template) compiled {
 		for _, path := range t.reads {
 			steps := make([]interface{}, len(path))
 			for i, key := range path {
-				if key != anyKey {
+				switch key {
+				case anyKey: // null
+				case existsKey:
+					steps[i] = false
+				default:
 					steps[i] = key
 				}
 			}
@@ -336,9 +341,17 @@ func fill(t *template, parameter, context string) (cue.Value, error) {
 	return v.Unify(filled), nil
 }
 
+// The top-level fields every render reads, parsed once.
+var (
+	errsPath    = cue.ParsePath("errs")
+	outputPath  = cue.ParsePath("output")
+	outputsPath = cue.ParsePath("outputs")
+	patchPath   = cue.ParsePath("patch")
+)
+
 // export returns a field's concrete JSON, or nil when the template has none.
-func export(v cue.Value, path string) (json.RawMessage, error) {
-	f := v.LookupPath(cue.ParsePath(path))
+func export(v cue.Value, path cue.Path) (json.RawMessage, error) {
+	f := v.LookupPath(path)
 	if !f.Exists() {
 		return nil, nil
 	}
@@ -369,18 +382,18 @@ func render(args []string) result {
 		return fail(err)
 	}
 	out := map[string]interface{}{}
-	if raw, err := export(v, "errs"); err != nil {
+	if raw, err := export(v, errsPath); err != nil {
 		return fail(err)
 	} else if raw != nil {
 		out["errs"] = raw
 	}
-	if raw, err := export(v, "output"); err != nil {
+	if raw, err := export(v, outputPath); err != nil {
 		return fail(err)
 	} else if raw != nil {
 		out["output"] = raw
 	}
 	outputs := []interface{}{}
-	if o := v.LookupPath(cue.ParsePath("outputs")); o.Exists() {
+	if o := v.LookupPath(outputsPath); o.Exists() {
 		iter, err := o.Fields()
 		if err != nil {
 			return fail(err)
@@ -399,12 +412,12 @@ func render(args []string) result {
 	}
 	// [[name, object], ...]: the template's own order, which a JSON object would not keep.
 	out["outputs"] = outputs
-	if raw, err := export(v, "patch"); err != nil {
+	if raw, err := export(v, patchPath); err != nil {
 		return fail(err)
 	} else if raw != nil {
 		out["patch"] = raw
 		marks := []patchMark{}
-		p := v.LookupPath(cue.ParsePath("patch"))
+		p := v.LookupPath(patchPath)
 		addPatchMarks(&marks, "", p.Doc())
 		walkPatch(p, "", &marks, 0)
 		out["patchMarks"] = marks
@@ -431,7 +444,7 @@ func evaluate(args []string) result {
 	}
 	out := map[string]json.RawMessage{}
 	for _, name := range fields {
-		raw, err := export(v, name)
+		raw, err := export(v, cue.ParsePath(name))
 		if err != nil {
 			return fail(err)
 		}

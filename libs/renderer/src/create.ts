@@ -10,7 +10,7 @@ export interface RendererHandle {
   renderer: Renderer;
   compiler: TemplateCompiler;
   /** Evaluates health policies and custom status (`evaluateHealth`) on the same CUE workers. */
-  health: Pick<CueEngine, 'evaluateSource'>;
+  health: Pick<CueEngine, 'evaluateSource' | 'policyContext'>;
   /**
    * Starts loading CUE in a worker now, so that it overlaps what the caller does
    * before the first render (reading files, loading definitions); otherwise it loads

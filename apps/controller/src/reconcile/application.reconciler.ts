@@ -27,10 +27,11 @@ export interface ReconcilerDeps extends PipelineDeps {
 export class ApplicationReconciler implements Reconciler {
   private readonly ownWrites = new OwnWrites();
   private readonly pipeline: RenderPipeline;
-  private readonly resolver = new ResolveMemo();
+  private readonly resolver: ResolveMemo;
 
   constructor(private readonly deps: ReconcilerDeps) {
     this.pipeline = new RenderPipeline(deps, APPLICATIONS, this.ownWrites);
+    this.resolver = new ResolveMemo({ clock: deps.clock });
   }
 
   reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {

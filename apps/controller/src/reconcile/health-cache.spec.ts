@@ -5,6 +5,7 @@ describe('cachedHealthEngine', () => {
     const calls: string[] = [];
     const engine = cachedHealthEngine(
       {
+        policyContext: async (_source, context) => context,
         evaluateSource: async (_label, source) => {
           calls.push(source);
           if (source === 'bad') throw new Error('timeout');

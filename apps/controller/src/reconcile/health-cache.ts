@@ -6,7 +6,7 @@ type HealthEngine = RendererHandle['health'];
 /**
  * Remembers health evaluations by their full CUE source (policy, parameters,
  * context and the live objects it reads), least recently used first out.
- * The observer cuts each request to what its policy reads (health-reads.ts),
+ * A request carries only what its policy reads (the engine's `policyContext`),
  * so most evaluations repeat exactly, across applications in the same state
  * too; CUE is the costliest step of observing.
  * Failures are not kept: a timeout is retried next time. An entry is a
@@ -16,6 +16,7 @@ type HealthEngine = RendererHandle['health'];
 export function cachedHealthEngine(engine: HealthEngine, maxEntries = 50_000): HealthEngine {
   const results = new Map<string, Record<string, unknown>>();
   return {
+    policyContext: (source, context) => engine.policyContext(source, context),
     async evaluateSource(label, source) {
       const key = createHash('sha256').update(label).update('\0').update(source).digest('base64');
       const hit = results.get(key);

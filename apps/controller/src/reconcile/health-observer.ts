@@ -2,7 +2,6 @@ import type { Definition, ServiceStatus } from '#api';
 import { type TypedObject } from '#kube-core';
 import { evaluateHealth, type RenderedApp, type RenderedComponent, type RendererHandle } from '#renderer';
 import { defaultHealth } from './default-health.js';
-import { cutFor } from './health-reads.js';
 
 /** Reads a live object (from the informer cache) for a rendered one. Typed with libs/api's TypedObject, which the renderer speaks. */
 export type LiveLookup = (rendered: TypedObject) => Promise<TypedObject | undefined>;
@@ -57,7 +56,7 @@ async function componentHealth(
   let health = defaultHealth(output);
   if (policy) {
     const state = { output, outputs: await outputsOf(auxiliary), parameter: resolved.properties, context };
-    const evaluated = await evaluateHealth(policy, cutFor(policy, state), engine);
+    const evaluated = await evaluateHealth(policy, state, engine);
     // Without an isHealth policy, the kind's default decides; the custom message still shows.
     health = policy.healthPolicy?.trim()
       ? evaluated
@@ -68,11 +67,7 @@ async function componentHealth(
       const p = policyOf(t.definition);
       if (!p) return { type: t.type, healthy: true };
       const outputs = await outputsOf((o) => o.traitType === t.type);
-      const h = await evaluateHealth(
-        p,
-        cutFor(p, { output, outputs, parameter: t.properties, context }),
-        engine,
-      );
+      const h = await evaluateHealth(p, { output, outputs, parameter: t.properties, context }, engine);
       return { type: t.type, healthy: h.healthy, ...(h.message ? { message: h.message } : {}) };
     }),
   );

@@ -1,6 +1,12 @@
 import type { Application, ApplicationStatus } from '#api';
-import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
-import { realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
+import {
+  RenderErrors,
+  type AppSpec,
+  type DefinitionCatalog,
+  type RenderedApp,
+  type RendererHandle,
+} from '#renderer';
+import { deepFreeze, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate } from '../apply/applier.js';
 import { describeRef } from '../apply/identity.js';
@@ -15,6 +21,7 @@ import { blamedTraits, joinedStatus, type RejectedTrait } from './joined-status.
 import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
 import { holdings } from './holdings.js';
+import { IdleCache } from './idle-cache.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
 import type { Resolved } from './resolve-application.js';
@@ -79,6 +86,11 @@ export interface PipelineInput {
  */
 const UNHEALTHY_RECHECK_MS = 10_000;
 
+/** How long an owner's last render is kept unused (as long as the renderer keeps template results). */
+const RENDER_IDLE_MS = 60_000;
+
+const keyOf = (o: KubeObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
+
 /**
  * resolve → render → plan/apply → prune → observe → status, for any owner
  * whose status has the Application's shape (Applications and standalone
@@ -89,6 +101,14 @@ const UNHEALTHY_RECHECK_MS = 10_000;
 export class RenderPipeline {
   private readonly health: RendererHandle['health'];
   private readonly settled = new Settled();
+  /**
+   * Each owner's last render, with the resolved spec it rendered (the same
+   * object while ResolveMemo keeps it: the same inputs) and its revision. A
+   * reconcile woken by a live object's change then renders nothing: no
+   * template validation, cache-key hashing or assembly. Dropped when a
+   * reconcile finds the owner settled (a resync), or after RENDER_IDLE_MS unused.
+   */
+  private readonly renders: IdleCache<string, { spec: AppSpec; revision: string; rendered: RenderedApp }>;
 
   constructor(
     private readonly deps: PipelineDeps,
@@ -97,16 +117,20 @@ export class RenderPipeline {
     private readonly ownWrites: OwnWrites,
   ) {
     this.health = cachedHealthEngine(deps.renderer.health);
+    this.renders = new IdleCache({ idleMs: RENDER_IDLE_MS, maxEntries: 20_000, clock: deps.clock });
   }
 
   async run(input: PipelineInput, ctx: ReconcileContext): Promise<Result | void> {
-    const key = `${input.owner.metadata?.namespace}/${input.owner.metadata?.name}`;
+    const key = keyOf(input.owner);
     const inputs = await inputsOf(input, async (r) => {
       const found = await this.lookup({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
       return found.failed ? undefined : (found.object?.metadata?.resourceVersion ?? 'absent');
     });
-    // Read the same as a reconcile that found nothing to do: nothing to do.
-    if (this.settled.is(key, inputs)) return;
+    // Read the same as a reconcile that found nothing to do: nothing to do, and its render is not needed.
+    if (this.settled.is(key, inputs)) {
+      this.renders.delete(key);
+      return;
+    }
     this.settled.forget(key);
     const { result, quiet } = await this.runOnce(input, ctx);
     if (quiet && !result) this.settled.remember(key, inputs);
@@ -115,7 +139,9 @@ export class RenderPipeline {
 
   /** Forgets what an owner's last reconcile read (it is gone). */
   forget(owner: { namespace: string; name: string }): void {
-    this.settled.forget(`${owner.namespace}/${owner.name}`);
+    const key = `${owner.namespace}/${owner.name}`;
+    this.settled.forget(key);
+    this.renders.delete(key);
   }
 
   /** One run; `quiet` when it wrote nothing and had nothing to report or retry. */
@@ -143,10 +169,7 @@ export class RenderPipeline {
     const { revision } = pending;
     let rendered: RenderedApp;
     try {
-      rendered = await this.deps.renderer.renderer.render({
-        ...resolved.spec,
-        revision: { name: revision.name, number: revision.revision },
-      });
+      rendered = await this.render(keyOf(app), resolved.spec, revision);
     } catch (err) {
       if (!(err instanceof RenderErrors)) throw err;
       const blamed = blamedTraits(err.errors, Object.keys(input.revisionInputs?.traits ?? {}));
@@ -265,6 +288,23 @@ export class RenderPipeline {
       if (after < Infinity) return { result: { requeueAfter: after }, quiet };
     }
     return { result: undefined, quiet };
+  }
+
+  private async render(
+    key: string,
+    spec: AppSpec,
+    revision: { name: string; revision: number },
+  ): Promise<RenderedApp> {
+    const held = this.renders.get(key);
+    if (held?.spec === spec && held.revision === revision.name) return held.rendered;
+    const rendered = deepFreeze(
+      await this.deps.renderer.renderer.render({
+        ...spec,
+        revision: { name: revision.name, number: revision.revision },
+      }),
+    );
+    this.renders.set(key, { spec, revision: revision.name, rendered });
+    return rendered;
   }
 
   private loud(result: Result | void): { result: Result | void; quiet: boolean } {

@@ -8,7 +8,8 @@ import {
   type OamObject,
   type RenderError,
 } from '#renderer';
-import { deepCopy, stableStringify, type KubeObject } from '#kube-core';
+import { deepCopy, hashOf, type Clock, type KubeObject } from '#kube-core';
+import { IdleCache } from './idle-cache.js';
 
 export interface Resolved {
   spec?: AppSpec;
@@ -46,21 +47,29 @@ export function resolveApplication(
  * Application against its schema and resolving it took ~1.2 ms per
  * reconcile; most reconciles (a status write, a live object's change) come
  * with an unchanged spec. Only resolves without joined standalone Components
- * or Traits and without errors are remembered.
+ * or Traits and without errors are remembered, and only while in use: a
+ * settled application is not resolved again until a resync, so at rest this
+ * holds nothing (what the render pipeline keeps per resolve goes with it).
  */
 export class ResolveMemo {
-  private readonly last = new Map<
+  private readonly last: IdleCache<
     string,
     { fingerprint: string; catalog: DefinitionCatalog; resolved: Resolved }
-  >();
+  >;
 
-  constructor(private readonly maxEntries = 20_000) {}
+  constructor(options: { clock?: Clock; idleMs?: number; maxEntries?: number } = {}) {
+    this.last = new IdleCache({
+      idleMs: options.idleMs ?? RESOLVE_IDLE_MS,
+      maxEntries: options.maxEntries ?? 20_000,
+      clock: options.clock,
+    });
+  }
 
   resolve(owner: KubeObject, catalog: DefinitionCatalog, joined: readonly OamObject[] = []): Resolved {
     if (joined.length > 0) return resolveApplication(owner, catalog, joined);
     const key = keyOf(owner);
     const { apiVersion, kind, metadata, spec } = owner;
-    const fingerprint = stableStringify({
+    const fingerprint = hashOf({
       apiVersion,
       kind,
       uid: metadata?.uid,
@@ -76,11 +85,8 @@ export class ResolveMemo {
     )
       return held.resolved;
     const resolved = resolveApplication(owner, catalog, joined);
-    this.last.delete(key);
-    if (resolved.spec && resolved.errors.length === 0) {
-      this.last.set(key, { fingerprint, catalog, resolved });
-      if (this.last.size > this.maxEntries) this.last.delete(this.last.keys().next().value!);
-    }
+    if (resolved.spec && resolved.errors.length === 0) this.last.set(key, { fingerprint, catalog, resolved });
+    else this.last.delete(key);
     return resolved;
   }
 
@@ -89,6 +95,9 @@ export class ResolveMemo {
     this.last.delete(keyOf(owner));
   }
 }
+
+/** How long an unused resolve is kept (as long as the renderer keeps template results). */
+const RESOLVE_IDLE_MS = 60_000;
 
 const keyOf = (o: { kind?: string; metadata?: { namespace?: string; name?: string } }) =>
   `${o.kind}|${o.metadata?.namespace}/${o.metadata?.name}`;

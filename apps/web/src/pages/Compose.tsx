@@ -1,12 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import {
-  api,
-  ApiError,
-  call,
-  type Application,
-  type FieldError,
-  type PreviewResult,
-} from '../api/client';
+import { api, ApiError, call, type Application, type FieldError, type PreviewResult } from '../api/client';
 import { useLoad } from '../load';
 import { href, navigate } from '../router';
 import { ComponentEditor } from '../parts/ComponentEditor';

@@ -36,7 +36,7 @@ export interface HealthResult {
 export async function evaluateHealth(
   policy: HealthPolicy,
   live: LiveState,
-  engine: Pick<CueEngine, 'evaluateSource'>,
+  engine: Pick<CueEngine, 'evaluateSource' | 'policyContext'>,
 ): Promise<HealthResult> {
   // The live objects replace whatever the render context held under those keys.
   const context = { ...live.context, output: live.output, outputs: live.outputs ?? {} };
@@ -44,7 +44,12 @@ export async function evaluateHealth(
   const field = async (label: string, cue: string | undefined, name: string) => {
     if (!cue?.trim()) return { value: undefined };
     try {
-      const request = healthRequest({ source: cue, parameter, context, fields: [name] });
+      const request = healthRequest({
+        source: cue,
+        parameter,
+        context: await engine.policyContext(cue, context),
+        fields: [name],
+      });
       return { value: (await engine.evaluateSource(label, request))[name] };
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };

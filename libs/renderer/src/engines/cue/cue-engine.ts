@@ -12,7 +12,8 @@ import { RenderError, RenderErrors } from '../../errors.js';
 import { addPatchMarker, markEachList } from '../../patch/index.js';
 import type { ValidateOptions, ValidationResult } from '../../params/index.js';
 import { cueIssues, toRenderErrors } from './cue-errors.js';
-import { createCue14Pool, type Cue14Pool, type Cue14Render } from './v14/cue14-pool.js';
+import { createCue14Pool, type ContextReads, type Cue14Pool, type Cue14Render } from './v14/cue14-pool.js';
+import { pruneContext } from './v14/wasm-runtime.mjs';
 
 export interface CueEngineOptions extends EngineOptions {
   /** Worker threads evaluating CUE; default: the number of CPUs, at most 2. */
@@ -29,6 +30,13 @@ export interface CueEngine {
    * string so that callers can cache by it. Errors are RenderErrors naming `label`.
    */
   evaluateSource(label: string, request: string): Promise<Record<string, unknown>>;
+  /**
+   * `context` cut to what a health policy reads (CUE finds it in the policy's syntax
+   * tree; a policy that uses `context` whole keeps all of it). A request built from
+   * the cut context evaluates the same, and stays the same string while what the
+   * policy never reads changes (a Deployment's resourceVersion, timestamps).
+   */
+  policyContext(source: string, context: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Starts loading CUE now (it otherwise loads at the first evaluation). */
   warm(): void;
   close(): Promise<void>;
@@ -61,12 +69,28 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
     size: options.poolSize,
     clock: options.clock,
   });
+  /** Policy source → what it reads of `context`; a few definitions' policies in practice. */
+  const policyReads = new Map<string, Promise<ContextReads>>();
   return {
     compile: (definition, template) => new CompiledCueTemplate(definition, template, pool),
+    policyContext: async (source, context) => {
+      let reads = policyReads.get(source);
+      if (!reads) {
+        if (policyReads.size >= 1000) policyReads.clear();
+        // A policy that does not compile is reported by its evaluation, and a timeout may pass:
+        // this time it gets all of context, and the next request asks again.
+        reads = pool.reads(policyText(source)).catch(() => {
+          policyReads.delete(source);
+          return null;
+        });
+        policyReads.set(source, reads);
+      }
+      const paths = await reads;
+      return paths ? (pruneContext(context, paths) as Record<string, unknown>) : context;
+    },
     evaluateSource: async (label, request) => {
       const { source, parameter, context, fields } = JSON.parse(request) as HealthRequest;
-      // A policy may read `parameter` without declaring it.
-      const text = `${source}\nparameter: _\n`;
+      const text = policyText(source);
       try {
         return await pool.evaluate(text, parameter, context, fields);
       } catch (err) {
@@ -76,6 +100,11 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
     warm: () => pool.warm(),
     close: () => pool.close(),
   };
+}
+
+/** A health policy as compiled: it may read `parameter` without declaring it. */
+function policyText(source: string): string {
+  return `${source}\nparameter: _\n`;
 }
 
 /** Validation results kept per template: the renderer checks unchanged properties on every render. */

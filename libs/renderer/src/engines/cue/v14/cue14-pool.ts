@@ -10,6 +10,12 @@ import { CUE14_WORKER_FILE, takeEarlyCueWorker } from './early-worker.js';
  * deadline and worker replacement. Each worker compiles a template once and
  * keeps it. The CUE engine (../cue-engine.ts) is built on it.
  */
+/**
+ * The parts of `context` a template reads: paths of keys (`null`: every key; a last `false`:
+ * only whether it exists); null: all of it.
+ */
+export type ContextReads = (string | null | false)[][] | null;
+
 export type Cue14Task =
   | { op: 'version' }
   | { op: 'render'; source: string; parameter: unknown; context: unknown }
@@ -18,6 +24,7 @@ export type Cue14Task =
   | { op: 'schema'; source: string }
   | { op: 'openapi'; source: string }
   | { op: 'comments'; source: string }
+  | { op: 'reads'; source: string }
   | { op: 'panic' }
   | { op: 'crash' };
 
@@ -99,6 +106,11 @@ export interface Cue14Pool {
    */
   openapi(source: string): Promise<Record<string, any>>;
   comments(source: string): Promise<Cue14Annotation[]>;
+  /**
+   * The parts of `context` a template reads, each a path of keys (`null`: every key of an
+   * object); null when it may read all of it. Found by CUE in the syntax tree (compiling it).
+   */
+  reads(source: string): Promise<ContextReads>;
   /** Runs a raw task (test hooks: `panic`, `crash`). */
   run(task: Cue14Task): Promise<unknown>;
   readonly stats: WorkerPool<Cue14Task, unknown>['stats'];
@@ -137,6 +149,7 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
     schema: async (source) => (await run({ op: 'schema', source })) as Record<string, any>,
     openapi: async (source) => (await run({ op: 'openapi', source })) as Record<string, any>,
     comments: async (source) => (await run({ op: 'comments', source })) as Cue14Annotation[],
+    reads: async (source) => (await run({ op: 'reads', source })) as ContextReads,
     run,
     warm: () => pool.warm(),
     get stats() {

@@ -220,12 +220,15 @@ describe('CUE v0.14 module', () => {
       '  ip: context["outputs"].svc.status.ip',
       '  missing: *"none" | string',
       '  if context.output.status != _|_ { missing: "status" }',
+      // Tested for existence only: CUE gets `{}` there, which exists as the whole would.
+      '  if context.output.spec != _|_ { has: "spec" }',
+      '  if _|_ == context.outputs.svc { gone: "svc" }',
       '}}',
     ].join('\n');
     expect((await pool.render(chains, {}, context)).output).toEqual({
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      data: { kind: 'Deployment', replicas: '2', x: '2', ip: '10.0.0.1', missing: 'none' },
+      data: { kind: 'Deployment', replicas: '2', x: '2', ip: '10.0.0.1', missing: 'none', has: 'spec' },
     });
     // Comprehensions over what `context` holds see every entry, with what they read of it.
     const entries = [
@@ -267,6 +270,21 @@ describe('CUE v0.14 module', () => {
     const outputs = { a: { kind: 'Service', spec: {} }, b: 'text', c: {} };
     expect(pruneContext({ outputs }, [['outputs', null, 'kind']])).toEqual({
       outputs: { a: { kind: 'Service' }, b: 'text', c: {} },
+    });
+    // false: only whether it exists (`context.output.status != _|_`); an object stays one, and
+    // what another path reads of it is kept too.
+    const status = { replicas: 2, conditions: [{ lastUpdateTime: 't' }] };
+    expect(pruneContext({ output: { status } }, [['output', 'status', false]])).toEqual({
+      output: { status: {} },
+    });
+    expect(
+      pruneContext({ output: { status } }, [
+        ['output', 'status', false],
+        ['output', 'status', 'replicas'],
+      ]),
+    ).toEqual({ output: { status: { replicas: 2 } } });
+    expect(pruneContext({ output: { status: 3 } }, [['output', 'status', false]])).toEqual({
+      output: { status: 3 },
     });
     // A part kept whole is never written into (it is the caller's, maybe frozen).
     const frozen = Object.freeze({ outputs: Object.freeze({ a: Object.freeze({ kind: 'K', x: 1 }) }) });

@@ -16,6 +16,7 @@ import { CueEvalError, CueRuntimeDiedError, loadCue } from './wasm-runtime.mjs';
  *   | { op: 'schema'; source: string }
  *   | { op: 'openapi'; source: string }
  *   | { op: 'comments'; source: string }
+ *   | { op: 'reads'; source: string }
  *   | { op: 'panic' } | { op: 'crash' }} Cue14Task
  */
 
@@ -61,6 +62,8 @@ function run(task) {
       return cue.openapi(handleOf(task.source));
     case 'comments':
       return cue.comments(task.source);
+    case 'reads':
+      return cue.reads(handleOf(task.source));
     case 'panic':
       return cue.panic();
     case 'crash':

@@ -188,7 +188,7 @@ export async function loadCue(options = {}) {
 
   /**
    * Handle → the parts of `context` its template reads (null: all of it), from compile.
-   * @type {Map<string, (string | null)[][] | null>}
+   * @type {Map<string, (string | null | false)[][] | null>}
    */
   const contextReads = new Map();
   /**
@@ -224,12 +224,18 @@ export async function loadCue(options = {}) {
      * @returns {string}
      */
     compile: (source) => {
-      const { handle, reads } = /** @type {{ handle: string; reads: (string | null)[][] | null }} */ (
+      const { handle, reads } = /** @type {{ handle: string; reads: (string | null | false)[][] | null }} */ (
         call('compile', source)
       );
       contextReads.set(handle, reads);
       return handle;
     },
+    /**
+     * The parts of `context` a compiled template reads (null: all of it), found by CUE in its syntax tree.
+     * @param {string} handle
+     * @returns {(string | null | false)[][] | null}
+     */
+    reads: (handle) => contextReads.get(handle) ?? null,
     /** @param {string} handle */
     release: (handle) => {
       call('release', handle);
@@ -299,11 +305,13 @@ export async function loadCue(options = {}) {
 
 /**
  * Keeps of `context` only the given paths: each a list of keys, `null` standing for every
- * key of an object (`for o in context.outputs { o.kind }` reads outputs.*.kind). A path
+ * key of an object (`for o in context.outputs { o.kind }` reads outputs.*.kind), a last
+ * `false` for "only whether it exists" (`context.output.status != _|_`: an object there is
+ * kept as `{}`, plus what other paths read of it). A path
  * through a value that is not an object keeps that value whole; a missing key ends it. The
  * result shares the values it keeps with `context` and never changes `context`.
  * @param {unknown} context
- * @param {(string | null)[][]} paths
+ * @param {(string | null | false)[][]} paths
  * @returns {unknown}
  */
 export function pruneContext(context, paths) {
@@ -316,12 +324,13 @@ export function pruneContext(context, paths) {
   /**
    * @param {Record<string, unknown>} from
    * @param {Record<string, unknown>} to
-   * @param {(string | null)[]} path
+   * @param {(string | null | false)[]} path
    * @param {number} i
    */
   const keep = (from, to, path, i) => {
-    const step = path[i];
+    const step = /** @type {string | null} */ (path[i]);
     const keys = step === null ? Object.keys(from) : Object.hasOwn(from, step) ? [step] : [];
+    const existenceOnly = path[i + 1] === false;
     for (const key of keys) {
       const value = from[key];
       if (i === path.length - 1 || !isObject(value)) {
@@ -334,7 +343,8 @@ export function pruneContext(context, paths) {
         made.add(next);
         to[key] = next;
       }
-      if (made.has(next)) keep(value, /** @type {Record<string, unknown>} */ (next), path, i + 1);
+      if (made.has(next) && !existenceOnly)
+        keep(value, /** @type {Record<string, unknown>} */ (next), path, i + 1);
     }
   };
   for (const path of paths) keep(context, out, path, 0);
