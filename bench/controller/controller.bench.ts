@@ -147,22 +147,27 @@ async function leaseRenewals(
   transport: KubeTransport,
   namespace: string,
   name: string,
-): Promise<{ between(from: number, to: number): number; stop(): void }> {
+): Promise<{ between(from: number, to: number): number; next(): Promise<void>; stop(): void }> {
   const leases = new ResourceClient(transport, LEASES);
   const fieldSelector = `metadata.name=${name}`;
   const list = await leases.list({ namespace, fieldSelector });
   const seen: number[] = [];
+  let waiting: (() => void)[] = [];
   const abort = new AbortController();
   void leases
     .watch(
       { namespace, fieldSelector, resourceVersion: list.metadata.resourceVersion, signal: abort.signal },
       (e) => {
-        if (e.type === 'MODIFIED') seen.push(performance.now());
+        if (e.type !== 'MODIFIED') return;
+        seen.push(performance.now());
+        for (const resolve of waiting) resolve();
+        waiting = [];
       },
     )
     .catch(() => undefined);
   return {
     between: (from, to) => seen.filter((t) => t > from && t <= to).length,
+    next: () => new Promise<void>((resolve) => waiting.push(resolve)),
     stop: () => abort.abort(),
   };
 }
@@ -255,10 +260,22 @@ export const suite: BenchSuite = {
 
       // One full resync with nothing changed: every app reconciled again, writes counted. The
       // heartbeat Lease (renewed every 10 s by design) is counted apart, from its own watch.
-      // Renewals are counted between the two scrapes (a renewal lands every 10 s; the race is milliseconds).
+      // Each edge of the window is a scrape taken just after a renewal landed (the next is ~10 s
+      // away), so no renewal can be in the controller's count and outside the window, or the reverse.
       const beats = await leaseRenewals(transport, CONTROLLER_NAMESPACE, HEARTBEAT_LEASE);
-      const atRest = await scrape(port);
-      const from = performance.now();
+      const afterRenewal = async () => {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          beats.next(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('no heartbeat Lease renewal within 60 s')), 60_000);
+          }),
+        ]).finally(() => clearTimeout(timer));
+        await new Promise((r) => setTimeout(r, 500)); // its response reaches the controller's count
+        const m = await scrape(port);
+        return { m, at: performance.now() };
+      };
+      const { m: atRest, at: from } = await afterRenewal();
       const r0 = reconciles(atRest);
       const w0 = writes(atRest);
       // The lowest heap used seen while at rest (garbage included), for comparison with earlier runs.
@@ -272,9 +289,7 @@ export const suite: BenchSuite = {
         'a full resync',
         { timeoutMs: 600_000, intervalMs: 1000 },
       );
-      const resynced = await scrape(port);
-      const to = performance.now();
-      await new Promise((r) => setTimeout(r, 500)); // a renewal answered just before `to` is delivered
+      const { m: resynced, at: to } = await afterRenewal();
       const heartbeats = beats.between(from, to);
       beats.stop();
       const resyncWrites = writes(resynced) - w0 - heartbeats;
