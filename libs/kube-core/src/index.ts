@@ -32,4 +32,5 @@ export { applyJsonPatch, JsonPatchError, type JsonPatchErrorCode } from './patch
 export { createMergePatch, mergePatch } from './patch/merge-patch.js';
 export { realClock, sleepOn, type Clock, type TimerHandle } from './clock/clock.js';
 export { FakeClock } from './clock/fake-clock.js';
+export { IdleCache, type IdleCacheOptions } from './cache/idle-cache.js';
 export { describeValue, eventually, type EventuallyOptions } from './wait/eventually.js';

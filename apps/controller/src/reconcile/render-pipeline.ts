@@ -6,7 +6,7 @@ import {
   type RenderedApp,
   type RendererHandle,
 } from '#renderer';
-import { deepFreeze, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
+import { deepFreeze, IdleCache, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate } from '../apply/applier.js';
 import { describeRef } from '../apply/identity.js';
@@ -21,7 +21,6 @@ import { blamedTraits, joinedStatus, type RejectedTrait } from './joined-status.
 import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
 import { holdings } from './holdings.js';
-import { IdleCache } from './idle-cache.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
 import type { Resolved } from './resolve-application.js';

@@ -8,8 +8,7 @@ import {
   type OamObject,
   type RenderError,
 } from '#renderer';
-import { deepCopy, hashOf, type Clock, type KubeObject } from '#kube-core';
-import { IdleCache } from './idle-cache.js';
+import { deepCopy, hashOf, IdleCache, type Clock, type KubeObject } from '#kube-core';
 
 export interface Resolved {
   spec?: AppSpec;

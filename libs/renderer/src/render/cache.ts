@@ -1,4 +1,4 @@
-import { realClock, type Clock, type TimerHandle } from '#kube-core';
+import { deepFreeze, IdleCache, type Clock } from '#kube-core';
 import type { TemplateResult } from '../engines/engine.js';
 
 export interface RenderCacheOptions {
@@ -15,11 +15,6 @@ export interface RenderCacheOptions {
   clock?: Clock;
 }
 
-interface Entry {
-  result: TemplateResult;
-  usedAt: number;
-}
-
 /**
  * Template results keyed by a hash of (definition, parameters, context).
  * Entries are frozen deeply, so a hit can be handed out without copying and
@@ -27,45 +22,25 @@ interface Entry {
  * `idleMs`, entries idle that long go too (`close()` stops that timer).
  */
 export class RenderCache {
-  /** In order of last use, oldest first (a hit moves its entry to the end). */
-  private readonly entries = new Map<string, Entry>();
-  private readonly maxEntries: number;
-  private readonly idleMs?: number;
-  private readonly clock: Clock;
-  private sweep?: TimerHandle;
+  private readonly entries: IdleCache<string, TemplateResult>;
   hits = 0;
   misses = 0;
-  /** Entries dropped for having been idle `idleMs`. */
-  expired = 0;
 
   constructor(options: RenderCacheOptions | number = {}) {
     const o = typeof options === 'number' ? { maxEntries: options } : options;
-    this.maxEntries = o.maxEntries ?? 2000;
-    if (o.idleMs !== undefined && !(o.idleMs > 0))
-      throw new Error(`RenderCache idleMs must be a positive number of milliseconds, got ${o.idleMs}`);
-    this.idleMs = o.idleMs;
-    this.clock = o.clock ?? realClock;
+    this.entries = new IdleCache({ maxEntries: o.maxEntries ?? 2000, idleMs: o.idleMs, clock: o.clock });
   }
 
   get(key: string): TemplateResult | undefined {
     const hit = this.entries.get(key);
-    if (!hit) {
-      this.misses++;
-      return undefined;
-    }
-    this.hits++;
-    this.entries.delete(key);
-    hit.usedAt = this.clock.now();
-    this.entries.set(key, hit);
-    return hit.result;
+    if (hit) this.hits++;
+    else this.misses++;
+    return hit;
   }
 
   set(key: string, result: TemplateResult): TemplateResult {
     const frozen = deepFreeze(result);
-    this.entries.delete(key);
-    this.entries.set(key, { result: frozen, usedAt: this.clock.now() });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.scheduleSweep(this.idleMs);
+    this.entries.set(key, frozen);
     return frozen;
   }
 
@@ -75,45 +50,15 @@ export class RenderCache {
 
   /** Drops every entry and stops the idle sweep (the process may then exit). */
   close(): void {
-    this.clock.clearTimeout(this.sweep);
-    this.sweep = undefined;
-    this.entries.clear();
+    this.entries.close();
   }
 
   get size(): number {
     return this.entries.size;
   }
 
-  /** One sweep at most is pending, and only while there are entries to expire. */
-  private scheduleSweep(delayMs: number | undefined): void {
-    if (delayMs === undefined || this.sweep !== undefined) return;
-    this.sweep = this.clock.setTimeout(() => {
-      this.sweep = undefined;
-      this.dropIdle();
-    }, delayMs);
+  /** Entries dropped for having been idle `idleMs`. */
+  get expired(): number {
+    return this.entries.expired;
   }
-
-  /** Drops the entries idle `idleMs` (the oldest first, so it stops at the first one still in use). */
-  private dropIdle(): void {
-    const idleMs = this.idleMs!;
-    const now = this.clock.now();
-    for (const [key, entry] of this.entries) {
-      const idleFor = now - entry.usedAt;
-      if (idleFor < idleMs) {
-        // Sweeping at most every idleMs / 2 bounds the timer work whatever the traffic.
-        this.scheduleSweep(Math.max(idleMs - idleFor, idleMs / 2));
-        return;
-      }
-      this.entries.delete(key);
-      this.expired++;
-    }
-  }
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }

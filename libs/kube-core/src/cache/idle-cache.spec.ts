@@ -1,4 +1,4 @@
-import { FakeClock } from '#kube-core';
+import { FakeClock } from '../clock/fake-clock.js';
 import { IdleCache } from './idle-cache.js';
 
 describe('IdleCache', () => {
