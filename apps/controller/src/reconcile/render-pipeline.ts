@@ -1,12 +1,6 @@
 import type { Application, ApplicationStatus } from '#api';
-import {
-  RenderErrors,
-  type AppSpec,
-  type DefinitionCatalog,
-  type RenderedApp,
-  type RendererHandle,
-} from '#renderer';
-import { deepFreeze, IdleCache, realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
+import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
+import { realClock, stableStringify, type Clock, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate } from '../apply/applier.js';
 import { describeRef } from '../apply/identity.js';
@@ -21,6 +15,7 @@ import { blamedTraits, joinedStatus, type RejectedTrait } from './joined-status.
 import { applyInOrder, dependencyWaits, dependsOnCondition, describeWait, withWaits } from './depends-on.js';
 import { cachedHealthEngine } from './health-cache.js';
 import { holdings } from './holdings.js';
+import { KeptRenders } from './kept-renders.js';
 import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
 import type { Resolved } from './resolve-application.js';
@@ -85,9 +80,6 @@ export interface PipelineInput {
  */
 const UNHEALTHY_RECHECK_MS = 10_000;
 
-/** How long an owner's last render is kept unused (as long as the renderer keeps template results). */
-const RENDER_IDLE_MS = 60_000;
-
 const keyOf = (o: KubeObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
 
 /**
@@ -100,14 +92,7 @@ const keyOf = (o: KubeObject) => `${o.metadata?.namespace}/${o.metadata?.name}`;
 export class RenderPipeline {
   private readonly health: RendererHandle['health'];
   private readonly settled = new Settled();
-  /**
-   * Each owner's last render, with the resolved spec it rendered (the same
-   * object while ResolveMemo keeps it: the same inputs) and its revision. A
-   * reconcile woken by a live object's change then renders nothing: no
-   * template validation, cache-key hashing or assembly. Dropped when a
-   * reconcile finds the owner settled (a resync), or after RENDER_IDLE_MS unused.
-   */
-  private readonly renders: IdleCache<string, { spec: AppSpec; revision: string; rendered: RenderedApp }>;
+  private readonly renders: KeptRenders;
 
   constructor(
     private readonly deps: PipelineDeps,
@@ -116,7 +101,7 @@ export class RenderPipeline {
     private readonly ownWrites: OwnWrites,
   ) {
     this.health = cachedHealthEngine(deps.renderer.health);
-    this.renders = new IdleCache({ idleMs: RENDER_IDLE_MS, maxEntries: 20_000, clock: deps.clock });
+    this.renders = new KeptRenders(deps.renderer.renderer, deps.clock);
   }
 
   async run(input: PipelineInput, ctx: ReconcileContext): Promise<Result | void> {
@@ -127,7 +112,7 @@ export class RenderPipeline {
     });
     // Read the same as a reconcile that found nothing to do: nothing to do, and its render is not needed.
     if (this.settled.is(key, inputs)) {
-      this.renders.delete(key);
+      this.renders.drop(key);
       return;
     }
     this.settled.forget(key);
@@ -140,7 +125,7 @@ export class RenderPipeline {
   forget(owner: { namespace: string; name: string }): void {
     const key = `${owner.namespace}/${owner.name}`;
     this.settled.forget(key);
-    this.renders.delete(key);
+    this.renders.drop(key);
   }
 
   /** One run; `quiet` when it wrote nothing and had nothing to report or retry. */
@@ -168,7 +153,7 @@ export class RenderPipeline {
     const { revision } = pending;
     let rendered: RenderedApp;
     try {
-      rendered = await this.render(keyOf(app), resolved.spec, revision);
+      rendered = await this.renders.render(keyOf(app), resolved.spec, revision);
     } catch (err) {
       if (!(err instanceof RenderErrors)) throw err;
       const blamed = blamedTraits(err.errors, Object.keys(input.revisionInputs?.traits ?? {}));
@@ -287,23 +272,6 @@ export class RenderPipeline {
       if (after < Infinity) return { result: { requeueAfter: after }, quiet };
     }
     return { result: undefined, quiet };
-  }
-
-  private async render(
-    key: string,
-    spec: AppSpec,
-    revision: { name: string; revision: number },
-  ): Promise<RenderedApp> {
-    const held = this.renders.get(key);
-    if (held?.spec === spec && held.revision === revision.name) return held.rendered;
-    const rendered = deepFreeze(
-      await this.deps.renderer.renderer.render({
-        ...spec,
-        revision: { name: revision.name, number: revision.revision },
-      }),
-    );
-    this.renders.set(key, { spec, revision: revision.name, rendered });
-    return rendered;
   }
 
   private loud(result: Result | void): { result: Result | void; quiet: boolean } {
