@@ -3,24 +3,16 @@ import { History } from './history.js';
 import { SqliteStore, type Row } from './sqlite.js';
 import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
 import { type StoredObject } from '#kube-core';
-import { addTo, labelKey, removeFrom } from './set-index.js';
+import { ObjectIndex, objectKey, refKey } from './object-index.js';
 import { forgetJson, freezeStored, jsonOf } from './json-text.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
-const objectKey = (namespace: string, name: string) => `${namespace}/${name}`;
-const refKey = (r: ObjectRef) => `${r.resource}|${r.namespace}|${r.name}`;
-const parseRef = (key: string): ObjectRef => {
-  const [resource, namespace, name] = key.split('|');
-  return { resource, namespace, name };
-};
-
 /**
  * All objects in memory (reads never touch the disk), SQLite as the durable
  * copy, one global resourceVersion, and a history ring for watches. Objects
- * are also indexed by uid and by the owners they reference, so ownership
- * questions (the garbage collector's, deletion's) are answered from the
- * current state.
+ * are also indexed (ObjectIndex: by uid, owner and label), so ownership
+ * questions and selector lists are answered from the current state.
  *
  * Group commit: a write changes the memory at once (the next write sees it,
  * resourceVersions are assigned in order) and joins the pending batch; the
@@ -41,14 +33,7 @@ export class Store {
   private readonly sortedKeys = new Map<string, string[]>();
   private readonly listeners = new Set<ChangeListener>();
   private readonly writeListeners = new Set<ChangeListener>();
-  /** uid → where the object is. */
-  private readonly uids = new Map<string, ObjectRef>();
-  /** owner uid → the objects that name it in their ownerReferences (refKey). */
-  private readonly dependents = new Map<string, Set<string>>();
-  /** resource → the objects with no controller reference (objectKey): what a controller may adopt. */
-  private readonly uncontrolled = new Map<string, Set<string>>();
-  /** resource → "namespace\0key\0value" → the objects with that label (objectKey). */
-  private readonly labelled = new Map<string, Map<string, Set<string>>>();
+  private readonly indexes = new ObjectIndex();
   readonly history: History;
   private rv: number;
   /** The newest resourceVersion on disk; writes after it are pending. */
@@ -76,7 +61,7 @@ export class Store {
         rv: row.rv,
         object: freezeStored(row.object),
       });
-      this.index({ resource: row.resource, namespace: row.namespace, name: row.name }, row.object);
+      this.indexes.add({ resource: row.resource, namespace: row.namespace, name: row.name }, row.object);
     }
     this.history = new History(historyWindow, this.rv);
   }
@@ -141,12 +126,12 @@ export class Store {
 
   /** Where the object with this uid is stored, if it exists. */
   byUid(uid: string): ObjectRef | undefined {
-    return this.uids.get(uid);
+    return this.indexes.byUid(uid);
   }
 
   /** The objects whose ownerReferences name this uid (whether or not that owner exists). */
   dependentsOf(uid: string): ObjectRef[] {
-    return [...(this.dependents.get(uid) ?? [])].map(parseRef);
+    return this.indexes.dependentsOf(uid);
   }
 
   /**
@@ -154,27 +139,12 @@ export class Store {
    * namespace; '' for all) that name `uid` among their owners or have no controller at all.
    */
   ownedOrOrphans(resource: string, namespace: string, uid: string): StoredEntry[] {
-    const keys = new Set<string>();
-    for (const key of this.dependents.get(uid) ?? []) {
-      const ref = parseRef(key);
-      if (ref.resource === resource) keys.add(objectKey(ref.namespace, ref.name));
-    }
-    for (const key of this.uncontrolled.get(resource) ?? []) keys.add(key);
-    return this.entries(resource, namespace, keys);
+    return this.entries(resource, namespace, this.indexes.claimable(resource, uid));
   }
 
   /** The objects of a resource (in a namespace; '' for all) with the label key=value, found by index. */
   withLabel(resource: string, namespace: string, key: string, value: string): StoredEntry[] {
-    if (namespace)
-      return this.entries(
-        resource,
-        namespace,
-        this.labelled.get(resource)?.get(labelKey(namespace, key, value)),
-      );
-    const keys = new Set<string>();
-    for (const [k, set] of this.labelled.get(resource) ?? [])
-      if (k.endsWith(`\0${key}\0${value}`)) for (const o of set) keys.add(o);
-    return this.entries(resource, '', keys);
+    return this.entries(resource, namespace, this.indexes.labelledWith(resource, namespace, key, value));
   }
 
   /** The objects as they were at rv, rebuilt from the current state and the history after it. */
@@ -215,8 +185,8 @@ export class Store {
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });
     const ref = { resource, namespace, name };
-    if (prev) this.unindex(ref, prev.object);
-    this.index(ref, object);
+    if (prev) this.indexes.remove(ref, prev.object);
+    this.indexes.add(ref, object);
     this.record({
       type: prev ? 'MODIFIED' : 'ADDED',
       resource,
@@ -237,7 +207,7 @@ export class Store {
     const rv = ++this.rv;
     this.table(resource).delete(objectKey(namespace, name));
     this.sortedKeys.delete(resource);
-    this.unindex({ resource, namespace, name }, prev.object);
+    this.indexes.remove({ resource, namespace, name }, prev.object);
     const last = final ?? prev.object;
     const deleted = freezeStored({ ...last, metadata: { ...last.metadata, resourceVersion: String(rv) } });
     this.record({ type: 'DELETED', resource, namespace, name, rv, object: deleted, prev: prev.object });
@@ -350,40 +320,6 @@ export class Store {
       const kb = objectKey(b.namespace, b.name);
       return ka < kb ? -1 : ka > kb ? 1 : 0;
     });
-  }
-
-  private index(ref: ObjectRef, obj: StoredObject): void {
-    if (obj.metadata.uid) this.uids.set(obj.metadata.uid, ref);
-    let controlled = false;
-    for (const owner of obj.metadata.ownerReferences ?? []) {
-      if (owner.controller) controlled = true;
-      let set = this.dependents.get(owner.uid);
-      if (!set) this.dependents.set(owner.uid, (set = new Set()));
-      set.add(refKey(ref));
-    }
-    const key = objectKey(ref.namespace, ref.name);
-    if (!controlled) addTo(this.uncontrolled, ref.resource, key);
-    const labels = obj.metadata.labels;
-    if (labels) {
-      let byLabel = this.labelled.get(ref.resource);
-      if (!byLabel) this.labelled.set(ref.resource, (byLabel = new Map()));
-      for (const [k, v] of Object.entries(labels)) addTo(byLabel, labelKey(ref.namespace, k, v), key);
-    }
-  }
-
-  private unindex(ref: ObjectRef, obj: StoredObject): void {
-    if (obj.metadata.uid) this.uids.delete(obj.metadata.uid);
-    for (const owner of obj.metadata.ownerReferences ?? []) {
-      const set = this.dependents.get(owner.uid);
-      set?.delete(refKey(ref));
-      if (set && !set.size) this.dependents.delete(owner.uid);
-    }
-    const key = objectKey(ref.namespace, ref.name);
-    removeFrom(this.uncontrolled, ref.resource, key);
-    const byLabel = this.labelled.get(ref.resource);
-    if (byLabel)
-      for (const [k, v] of Object.entries(obj.metadata.labels ?? {}))
-        removeFrom(byLabel, labelKey(ref.namespace, k, v), key);
   }
 
   private table(resource: string): Map<string, StoredEntry> {
