@@ -46,6 +46,15 @@ export function decodeBody(body: Buffer, contentType: string | undefined, kind =
       `the object provided is unrecognized (must be of type ${kind}): ${detail}`,
     );
   if (YAML_TYPES.has(type)) {
+    // Clients (ours, client-go's apply) mostly send JSON, which is YAML too: read it as JSON
+    // first, ~10x faster than the YAML parser, with the same value for a valid JSON text.
+    if (text.trimStart().startsWith('{')) {
+      try {
+        return JSON.parse(text);
+      } catch {
+        // Not JSON after all (a YAML flow mapping, say): the YAML parser reads it, or says why not.
+      }
+    }
     try {
       return parseYaml(text);
     } catch (err) {
