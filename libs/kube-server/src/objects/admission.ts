@@ -162,7 +162,7 @@ export function admit(
   dropEmptyMetaCollections(out.metadata);
   const schema = info.crd ? core.crds.schemaFor(info) : undefined;
   if (schema) {
-    out = schema.applyDefaults(schema.prune(out)) as StoredObject;
+    out = schema.pruneAndDefault(out) as StoredObject;
   } else if (!info.crd) {
     if (isCoreSecret(info)) foldStringData(out);
     applyBuiltinDefaults(out);
