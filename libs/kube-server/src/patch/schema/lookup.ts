@@ -32,7 +32,8 @@ const schemas = new Map<string, TypeSchema>();
 export function schemaFor(gvk: GroupVersionKind): TypeSchema {
   const id = `${apiVersionOf(gvk)}/${gvk.kind}`;
   let schema = schemas.get(id);
-  if (!schema) schemas.set(id, (schema = buildSchema({ group: gvk.group, version: gvk.version, kind: gvk.kind })));
+  if (!schema)
+    schemas.set(id, (schema = buildSchema({ group: gvk.group, version: gvk.version, kind: gvk.kind })));
   return schema;
 }
 
