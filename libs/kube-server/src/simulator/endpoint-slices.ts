@@ -44,6 +44,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     (slice.metadata.ownerReferences ?? []).some(
       (o) => o.uid === svc.metadata.uid && o.kind === 'Service' && o.apiVersion === 'v1',
     );
+  const toCreate: StoredObject[] = [];
   const toDelete = existing.filter((s) => !ownedBy(s) || !addressTypes.includes(s.addressType as string));
 
   // Pods on a Node that does not exist are left out until it does (unless not-ready addresses are published).
@@ -147,7 +148,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
         if (slice) {
           used.add(slice);
           update(slice, group.ports, chunk);
-        } else sim.api.create(GVR.endpointslices, namespace, newSlice(addressType, group.ports, chunk));
+        } else toCreate.push(newSlice(addressType, group.ports, chunk));
       }
     }
     if (!groups.size) {
@@ -161,10 +162,23 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
       if (placeholder) {
         used.add(placeholder);
         update(placeholder, [], []);
-      } else sim.api.create(GVR.endpointslices, namespace, newSlice(addressType, [], []));
+      } else toCreate.push(newSlice(addressType, [], []));
     }
     for (const s of mine) if (!used.has(s)) toDelete.push(s);
   }
+  // kube's finalize: a slice to create takes the place of one to delete (same address type, this
+  // Service's) by updating it, so the placeholder becomes the first real slice instead of being
+  // deleted while another is created.
+  for (let i = 0; i < toDelete.length && toCreate.length;) {
+    const replaced = toDelete[i];
+    const slice = toCreate[toCreate.length - 1];
+    if (replaced.addressType === slice.addressType && ownedBy(replaced)) {
+      toCreate.pop();
+      toDelete.splice(i, 1);
+      update(replaced, slice.ports as Obj[], slice.endpoints as Obj[]);
+    } else i++;
+  }
+  for (const slice of toCreate) sim.api.create(GVR.endpointslices, namespace, slice);
   for (const s of toDelete) deleteObj(sim, GVR.endpointslices, s);
   if (missingNode) sim.enqueue(keyOf(SERVICE, namespace, name), MISSING_NODE_RETRY_MS);
 }

@@ -234,9 +234,22 @@ describe('EndpointSlices', () => {
     ctl.reconcile('default', 'web');
     const after = api.list(SLICES, 'default');
     expect(after).toHaveLength(1);
-    // As the real reconciler does: the old slice (other ports) goes, an empty placeholder replaces it.
-    expect(after[0].metadata.name).not.toBe(slice.metadata.name);
+    // As kube-controller-manager does (seen on v1.37): the slice (other ports) is not deleted while
+    // a placeholder is created; it is updated into the empty placeholder and keeps its name.
+    expect(after[0].metadata.name).toBe(slice.metadata.name);
     expect(after[0].endpoints).toEqual([]);
     expect(after[0].ports).toEqual([]);
+
+    // And back: the placeholder becomes the first real slice by one update, nothing created or
+    // deleted (the other write is the Endpoints object).
+    api.create(PODS, 'default', pod('f', { ip: '10.244.0.6' }));
+    const beforeBack = api.writes;
+    ctl.reconcile('default', 'web');
+    const back = api.list(SLICES, 'default');
+    expect(back).toHaveLength(1);
+    expect(back[0].metadata.name).toBe(slice.metadata.name);
+    expect(back[0].endpoints).toHaveLength(1);
+    expect(back[0].ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }]);
+    expect(api.writes - beforeBack).toBe(2);
   });
 });

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { Store } from './store.js';
 import type { ChangeEvent } from './types.js';
 import { type StoredObject } from '#kube-core';
@@ -24,7 +25,7 @@ describe('Store', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('gives every write the next global resourceVersion and emits ADDED/MODIFIED/DELETED', () => {
+  it('gives every write the next global resourceVersion and emits ADDED/MODIFIED/DELETED', async () => {
     const events: ChangeEvent[] = [];
     store.subscribe((e) => events.push(e));
     expect(store.put('/configmaps', cm('a')).metadata.resourceVersion).toBe('1');
@@ -37,6 +38,7 @@ describe('Store', () => {
     // Listeners hear of changes once they are committed.
     expect(events).toEqual([]);
     store.flush();
+    await store.whenDurable();
     expect(events.map((e) => `${e.type} ${e.name} ${e.rv}`)).toEqual([
       'ADDED a 1',
       'ADDED d 2',
@@ -86,6 +88,58 @@ describe('Store', () => {
     expect(store.list('/configmaps').map((e) => [e.name, e.rv, e.object.data])).toEqual([
       ['a', 3, { k: 'v' }],
     ]);
+  });
+
+  it('commits one batch at a time: writes made meanwhile go in the next, and listeners hear of both in order', async () => {
+    const committed: string[] = [];
+    store.subscribe((e) => committed.push(`${e.name} ${e.rv} durable at ${store.committedRv()}`));
+    store.put('/configmaps', cm('a'));
+    store.flush();
+    const first = store.whenDurable();
+    store.put('/configmaps', cm('b'));
+    store.flush(); // the first batch is still in flight: this one waits for it
+    expect(store.hasPending()).toBe(true);
+    await first;
+    expect(committed).toEqual(['a 1 durable at 1']);
+    await store.whenDurable();
+    expect(committed).toEqual(['a 1 durable at 1', 'b 2 durable at 2']);
+    expect(store.hasPending()).toBe(false);
+  });
+
+  it('closes with a batch in flight and writes pending: both are committed and told before it returns', () => {
+    const committed: number[] = [];
+    store.subscribe((e) => committed.push(e.rv));
+    store.put('/configmaps', cm('a'));
+    store.flush();
+    store.put('/configmaps', cm('b'));
+    store.close();
+    expect(committed).toEqual([1, 2]);
+    store = new Store(join(dir, 'db'), 5);
+    expect(store.currentRv()).toBe(2);
+    expect(store.list('/configmaps').map((e) => e.name)).toEqual(['a', 'b']);
+  });
+
+  it('fails the waiters of a commit that failed, the writes made meanwhile, and every later write', async () => {
+    // Another connection holds the write lock: the commit gives up after SQLite's busy timeout.
+    const other = new Database(join(dir, 'db'));
+    other.exec('BEGIN IMMEDIATE');
+    const committed: ChangeEvent[] = [];
+    store.subscribe((e) => committed.push(e));
+    store.put('/configmaps', cm('a'));
+    store.flush();
+    const first = store.whenDurable();
+    store.put('/configmaps', cm('b'));
+    const second = store.whenDurable();
+    const message =
+      'the store could not commit writes up to resourceVersion 1 (SqliteError: database is locked); restart the server';
+    const failure = expect.objectContaining({ code: 500, reason: 'InternalError', message });
+    await expect(first).rejects.toEqual(failure);
+    await expect(second).rejects.toEqual(failure);
+    expect(() => store.put('/configmaps', cm('c'))).toThrow(failure);
+    expect(() => store.remove('/configmaps', 'default', 'a')).toThrow(failure);
+    expect(committed).toEqual([]);
+    other.exec('ROLLBACK');
+    other.close();
   });
 
   it("finds a claim's candidates and labelled objects by index, in list order", () => {

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.js';
 import { History } from './history.js';
-import { SqliteStore, type Row } from './sqlite.js';
+import { loadSqlite, type Row } from './sqlite.js';
+import { SqliteWriter } from './sqlite-writer.js';
 import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
 import { type StoredObject } from '#kube-core';
 import { ObjectIndex, objectKey, refKey } from './object-index.js';
@@ -16,11 +17,13 @@ export type ChangeListener = (event: ChangeEvent) => void;
  *
  * Group commit: a write changes the memory at once (the next write sees it,
  * resourceVersions are assigned in order) and joins the pending batch; the
- * batch is committed in one transaction, one fsync, on the next turn of the
- * event loop, or by `flush()`. Writes that arrive while a commit runs join
- * the batch after it. Only then do `subscribe` listeners (watches, informers)
- * see the changes, in resourceVersion order, and `whenDurable()` resolve:
- * the HTTP layer answers a request only after what it saw is durable.
+ * batch is committed in one transaction, one fsync, by a worker thread
+ * (SqliteWriter), sent on the next turn of the event loop or by `flush()`.
+ * One batch is in flight at a time: writes that arrive while it commits join
+ * the batch after it, sent as soon as it is answered. Only then do `subscribe`
+ * listeners (watches, informers) see the changes, in resourceVersion order,
+ * and `whenDurable()` resolve: the HTTP layer answers a request only after
+ * what it saw is durable.
  * `onWrite` listeners keep derived in-memory state (served CRDs, allocated
  * cluster IPs) in step with every write as it is made.
  *
@@ -28,7 +31,7 @@ export type ChangeListener = (event: ChangeEvent) => void;
  * simulator) share them instead of copying, and a change is always a new object put.
  */
 export class Store {
-  private readonly db: SqliteStore;
+  private readonly writer: SqliteWriter;
   private readonly byResource = new Map<string, Map<string, StoredEntry>>();
   private readonly sortedKeys = new Map<string, string[]>();
   private readonly listeners = new Set<ChangeListener>();
@@ -38,8 +41,10 @@ export class Store {
   private rv: number;
   /** The newest resourceVersion on disk; writes after it are pending. */
   private committed: number;
-  private pending: ChangeEvent[] = [];
-  private batch?: { promise: Promise<void>; resolve(): void; reject(err: Error): void };
+  /** The writes not sent to the disk yet. */
+  private pending = new Batch();
+  /** The batch being committed, if any. */
+  private inFlight?: Batch;
   private flushTimer?: NodeJS.Immediate;
   /** Set once a commit failed: memory holds writes the disk lost, so no write is taken any more. */
   private failure?: Error;
@@ -51,10 +56,10 @@ export class Store {
       throw err;
     },
   ) {
-    this.db = new SqliteStore(path);
-    this.rv = this.db.resourceVersion();
+    const loaded = loadSqlite(path);
+    this.rv = loaded.resourceVersion;
     this.committed = this.rv;
-    for (const row of this.db.loadAll()) {
+    for (const row of loaded.rows) {
       this.table(row.resource).set(objectKey(row.namespace, row.name), {
         namespace: row.namespace,
         name: row.name,
@@ -64,6 +69,7 @@ export class Store {
       this.indexes.add({ resource: row.resource, namespace: row.namespace, name: row.name }, row.object);
     }
     this.history = new History(historyWindow, this.rv);
+    this.writer = new SqliteWriter(path);
   }
 
   /** The newest resourceVersion, committed or pending: what reads see. */
@@ -78,7 +84,7 @@ export class Store {
 
   /** True while writes wait for their commit. */
   hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.pending.events.length > 0 || this.inFlight !== undefined;
   }
 
   /**
@@ -86,16 +92,9 @@ export class Store {
    * Rejects when their commit failed.
    */
   whenDurable(): Promise<void> | undefined {
-    if (!this.pending.length) return undefined;
-    if (!this.batch) {
-      let resolve!: () => void;
-      let reject!: (err: Error) => void;
-      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-      // A waiter that stopped listening (a closed connection) must not make the rejection unhandled.
-      promise.catch(() => undefined);
-      this.batch = { promise, resolve, reject };
-    }
-    return this.batch.promise;
+    // The pending batch is committed after the one in flight, or fails with it.
+    const last = this.pending.events.length ? this.pending : this.inFlight;
+    return last?.done();
   }
 
   /** The committed changes after rv, oldest first (undefined when rv is older than the history keeps). */
@@ -215,43 +214,50 @@ export class Store {
   }
 
   /**
-   * Commits the pending writes now, in one transaction, then tells the listeners and
-   * the waiters. A failed commit fails the waiters and every later write.
+   * Sends the pending writes to the disk now, in one transaction, unless a batch is in flight (then
+   * they go when it is answered). Once they are committed, the listeners and the waiters are told.
+   * A failed commit fails the waiters and every later write.
    */
   flush(): void {
     if (this.flushTimer) clearImmediate(this.flushTimer);
     this.flushTimer = undefined;
-    if (!this.pending.length) return;
-    const events = this.pending;
-    const batch = this.batch;
-    this.pending = [];
-    this.batch = undefined;
+    if (this.inFlight || this.failure || !this.pending.events.length) return;
+    const batch = this.pending;
+    this.pending = new Batch();
+    this.inFlight = batch;
     // An object written twice in the batch is stored once, as it ended up.
     const rows = new Map<string, Row>();
-    for (const e of events) {
+    for (const e of batch.events) {
       const row: Row = { resource: e.resource, namespace: e.namespace, name: e.name, rv: e.rv };
       if (e.type !== 'DELETED') row.data = jsonOf(e.object);
       rows.set(refKey(e), row);
     }
-    const rv = events[events.length - 1].rv;
-    try {
-      this.db.commit(rows.values(), rv);
-    } catch (err) {
+    const rv = batch.events[batch.events.length - 1].rv;
+    this.writer.commit([...rows.values()], rv, (error) => this.committedTo(rv, batch, error));
+  }
+
+  /** The answer to the batch in flight: the next batch goes to the disk, then this one is told. */
+  private committedTo(rv: number, batch: Batch, error: string | undefined): void {
+    this.inFlight = undefined;
+    if (error !== undefined) {
       this.failure = new ApiError(
         500,
         'InternalError',
-        `the store could not commit writes up to resourceVersion ${rv} (${String(err)}); restart the server`,
+        `the store could not commit writes up to resourceVersion ${rv} (${error}); restart the server`,
       );
-      batch?.reject(this.failure);
+      // The writes made since will not be committed either: memory holds what the disk lost.
+      batch.fail(this.failure);
+      this.pending.fail(this.failure);
       return;
     }
+    this.flush();
     this.committed = rv;
-    for (const event of events) this.emit(event);
-    for (const event of events) {
+    for (const event of batch.events) this.emit(event);
+    for (const event of batch.events) {
       forgetJson(event.object);
       forgetJson(event.prev);
     }
-    batch?.resolve();
+    batch.succeed();
   }
 
   /** Storage keys that hold (or held) objects. */
@@ -271,12 +277,13 @@ export class Store {
     return () => this.writeListeners.delete(listener);
   }
 
-  /** Commits what is pending, then closes the database. */
+  /** Commits what is pending (blocking until it is on disk), then closes the database. */
   close(): void {
     this.flush();
+    this.writer.drain();
     this.listeners.clear();
     this.writeListeners.clear();
-    this.db.close();
+    this.writer.close();
   }
 
   private writable(): void {
@@ -286,7 +293,7 @@ export class Store {
   /** A change made in memory: into the history (snapshots need it at once) and the pending batch. */
   private record(event: ChangeEvent): void {
     this.history.push(event);
-    this.pending.push(event);
+    this.pending.events.push(event);
     this.flushTimer ??= setImmediate(() => this.flush());
     this.notify(this.writeListeners, event);
   }
@@ -329,6 +336,36 @@ export class Store {
       this.byResource.set(resource, table);
     }
     return table;
+  }
+}
+
+/** Writes committed together, and whoever waits for them. */
+class Batch {
+  readonly events: ChangeEvent[] = [];
+  private waiters?: { promise: Promise<void>; resolve(): void; reject(err: Error): void };
+  private failure?: Error;
+
+  /** Resolves once the batch is committed; rejects when it failed. */
+  done(): Promise<void> {
+    if (!this.waiters) {
+      let resolve!: () => void;
+      let reject!: (err: Error) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      // A waiter that stopped listening (a closed connection) must not make the rejection unhandled.
+      promise.catch(() => undefined);
+      this.waiters = { promise, resolve, reject };
+      if (this.failure) reject(this.failure);
+    }
+    return this.waiters.promise;
+  }
+
+  succeed(): void {
+    this.waiters?.resolve();
+  }
+
+  fail(err: Error): void {
+    this.failure ??= err;
+    this.waiters?.reject(err);
   }
 }
 
