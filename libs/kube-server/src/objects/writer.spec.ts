@@ -118,9 +118,13 @@ describe('ObjectWriter: writes that share the stored object', () => {
   });
 
   it('an in-process update shares what it kept of the stored object and copies what it changed', () => {
-    const stored = objects.create(deployments(), 'default', deployment(), { manager: 'creator' });
+    const stored = objects.create(deployments(), 'default', deployment(), {
+      manager: 'creator',
+    }) as StoredObject & {
+      spec: Record<string, any>;
+    };
     const before = structuredClone(stored);
-    const template = stored.spec?.template as { spec: Record<string, unknown> };
+    const template = stored.spec.template as { spec: Record<string, unknown> };
     const container = { name: 'c', image: 'nginx:2' };
     const body = {
       ...stored,
@@ -133,7 +137,7 @@ describe('ObjectWriter: writes that share the stored object', () => {
       .object as StoredObject & { spec: Record<string, any> };
     expect(stored).toEqual(before);
     expect(container).toEqual({ name: 'c', image: 'nginx:2' });
-    expect(updated.spec.selector).toBe(stored.spec?.selector);
+    expect(updated.spec.selector).toBe(stored.spec.selector);
     expect(updated.spec.template.spec.containers).toEqual([
       {
         name: 'c',
