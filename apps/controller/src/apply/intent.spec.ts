@@ -106,6 +106,13 @@ describe('intentFor', () => {
     expect(Object.isFrozen(DEPLOYMENTS)).toBe(false);
   });
 
+  it('keeps one intent whether the object exists when it hands no field over', () => {
+    const r = deepFreeze(rendered(deployment()));
+    const created = intentFor(r, DEPLOYMENTS, app, false);
+    expect(intentFor(r, DEPLOYMENTS, app, true)).toBe(created);
+    expect(created).toEqual(buildIntent(r, DEPLOYMENTS, app, true));
+  });
+
   it('builds anew for a rendered object that is not frozen', () => {
     const r = rendered(deployment());
     const first = intentFor(r, DEPLOYMENTS, app, false);

@@ -82,7 +82,8 @@ export function intentFor(
     m?.namespace,
     m?.name,
     m?.uid,
-    liveExists,
+    // Whether the object exists matters only to fields handed over (left out once it does).
+    rendered.omitOnApply.length > 0 && liveExists,
   ]);
   const held = lastIntent.get(rendered);
   if (held?.key === key) return held.intent;
