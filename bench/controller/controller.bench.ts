@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -145,6 +145,32 @@ const writes = (m: Map<string, number>) =>
   sum(m, 'rest_client_requests_total{', (k) => WRITES.has(/verb="([^"]+)"/.exec(k)?.[1] ?? ''));
 const reconciles = (m: Map<string, number>) =>
   sum(m, 'controller_runtime_reconcile_total{controller="application"');
+/** CPU time (user + sys) of each thread of a process so far, in ms, by thread id (from /proc). */
+function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10); // utime, stime: 10 ms ticks
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU used by each thread of the controller between two readings: its main thread and the others (busiest first). */
+function threadSplit(
+  from: Map<number, number>,
+  to: Map<number, number>,
+  pid: number,
+): { main: number; others: number[] } {
+  const used = (tid: number) => (to.get(tid) ?? 0) - (from.get(tid) ?? 0);
+  const others = [...to.keys()].filter((tid) => tid !== pid).map(used);
+  return { main: used(pid), others: others.sort((a, b) => b - a) };
+}
+
 /** Seconds the application controller's workers spent reconciling (the histogram's sum). */
 const reconcileSeconds = (m: Map<string, number>) =>
   sum(m, 'controller_runtime_reconcile_time_seconds_sum{', (k) => k.includes('controller="application"'));
@@ -290,6 +316,7 @@ export const suite: BenchSuite = {
       );
       const heapAtStart = await heapAfterGc(controller.proc);
       const before = await scrape(port);
+      const threads0 = real ? undefined : threadCpuMs(controller.proc.pid!);
       const serverCpu0 = serverCpuMs();
 
       // All at once (16 in flight), then wait until every one is running.
@@ -301,6 +328,8 @@ export const suite: BenchSuite = {
       await allRunning(apps, n);
       const convergeMs = performance.now() - t0;
       const converged = await scrape(port);
+      const threads =
+        threads0 && threadSplit(threads0, threadCpuMs(controller.proc.pid!), controller.proc.pid!);
       const serverCpu = serverCpuMs() - serverCpu0;
 
       // One full resync with nothing changed: every app reconciled again, writes counted. The
@@ -383,7 +412,16 @@ export const suite: BenchSuite = {
           name: 'controller CPU per app',
           value: ((cpuSeconds(converged) - cpuSeconds(before)) * 1000) / n,
           unit: 'ms',
-          detail: 'process_cpu_seconds_total, start to all running',
+          detail:
+            'process_cpu_seconds_total, start to all running' +
+            (threads
+              ? `; by thread (/proc): main ${(threads.main / n).toFixed(1)} ms, busiest others ${threads.others
+                  .slice(0, 3)
+                  .map((ms) => (ms / n).toFixed(1))
+                  .join(
+                    ' / ',
+                  )} ms, all others ${(threads.others.reduce((a, b) => a + b, 0) / n).toFixed(1)} ms`
+              : ''),
         },
         ...(real
           ? []

@@ -1,7 +1,7 @@
 import type { RenderedObject } from '#renderer';
 import type { ResourceKind } from '#runtime';
-import { type KubeObject } from '#kube-core';
-import { buildIntent } from './intent.js';
+import { deepFreeze, type KubeObject } from '#kube-core';
+import { buildIntent, intentFor } from './intent.js';
 
 const app: KubeObject = {
   apiVersion: 'core.oam.dev/v1beta1',
@@ -82,5 +82,34 @@ describe('buildIntent', () => {
       false,
     );
     expect(elsewhere.owned).toBe(false);
+  });
+});
+
+describe('intentFor', () => {
+  const deployment = () => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'api', namespace: 'team' },
+    spec: { replicas: 3 },
+  });
+
+  it('keeps the intent of a frozen rendered object while the owner and the live object’s existence are the same', () => {
+    const r = deepFreeze(rendered(deployment(), [['spec', 'replicas']]));
+    const first = intentFor(r, DEPLOYMENTS, app, false);
+    expect(first).toEqual(buildIntent(r, DEPLOYMENTS, app, false));
+    expect(Object.isFrozen(first.object)).toBe(true);
+    expect(intentFor(r, DEPLOYMENTS, { ...app }, false)).toBe(first);
+    const existing = intentFor(r, DEPLOYMENTS, app, true);
+    expect(existing).toEqual(buildIntent(r, DEPLOYMENTS, app, true));
+    const otherOwner = intentFor(r, DEPLOYMENTS, { ...app, metadata: { ...app.metadata, uid: 'u2' } }, true);
+    expect(otherOwner.object.metadata?.ownerReferences?.[0].uid).toBe('u2');
+    expect(Object.isFrozen(DEPLOYMENTS)).toBe(false);
+  });
+
+  it('builds anew for a rendered object that is not frozen', () => {
+    const r = rendered(deployment());
+    const first = intentFor(r, DEPLOYMENTS, app, false);
+    expect(intentFor(r, DEPLOYMENTS, app, false)).not.toBe(first);
+    expect(Object.isFrozen(first.object)).toBe(false);
   });
 });

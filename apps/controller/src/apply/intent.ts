@@ -1,5 +1,5 @@
 import { type RenderedObject } from '#renderer';
-import { deepCopy, hashOf, type KubeObject, ownerReferenceTo } from '#kube-core';
+import { deepCopy, deepFreeze, hashOf, type KubeObject, ownerReferenceTo } from '#kube-core';
 import { type ResourceKind } from '#runtime';
 import { ANNOTATIONS } from '../constants.js';
 
@@ -51,6 +51,50 @@ export function buildIntent(
     component: rendered.component,
     trait: rendered.role === 'trait' ? rendered.traitType : undefined,
   };
+}
+
+/**
+ * Each frozen rendered object's last intent (a kept render or a render-cache
+ * entry: unchanged while it lives), with what else shaped it. A reconcile of
+ * an unchanged render then copies and hashes nothing; the intent is frozen,
+ * so no caller can change what the next one gets.
+ */
+const lastIntent = new WeakMap<RenderedObject, { key: string; intent: Intent }>();
+
+/** `buildIntent`, kept per frozen rendered object (a new object, or one that is not frozen, is built anew). */
+export function intentFor(
+  rendered: RenderedObject,
+  kind: ResourceKind,
+  app: KubeObject,
+  liveExists: boolean,
+): Intent {
+  if (!Object.isFrozen(rendered) || !Object.isFrozen(rendered.object))
+    return buildIntent(rendered, kind, app, liveExists);
+  const m = app.metadata;
+  const key = JSON.stringify([
+    kind.group,
+    kind.version,
+    kind.plural,
+    kind.kind,
+    kind.namespaced,
+    app.apiVersion,
+    app.kind,
+    m?.namespace,
+    m?.name,
+    m?.uid,
+    liveExists,
+  ]);
+  const held = lastIntent.get(rendered);
+  if (held?.key === key) return held.intent;
+  const built = buildIntent(rendered, kind, app, liveExists);
+  // The kind is the mapper's own object: not frozen here.
+  const intent = Object.freeze({
+    ...built,
+    object: deepFreeze(built.object),
+    handOver: deepFreeze(built.handOver),
+  });
+  lastIntent.set(rendered, { key, intent });
+  return intent;
 }
 
 export function deletePath(obj: Record<string, unknown>, path: readonly string[]): void {

@@ -5,7 +5,7 @@ import { isControlledBy, type KubeObject } from '#kube-core';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import { errorMessage, type ApplyOutcome } from './applier.js';
 import { identityKey } from './identity.js';
-import { buildIntent, type Intent } from './intent.js';
+import { buildIntent, intentFor, type Intent } from './intent.js';
 
 export interface Planned {
   intent: Intent;
@@ -42,7 +42,7 @@ export async function planIntents(
     kinds.push(kind);
     const ns = kind.namespaced ? (r.object.metadata?.namespace ?? app.metadata?.namespace) : undefined;
     const live = await deps.client.get(kind, ns, r.object.metadata!.name!);
-    planned.push({ intent: buildIntent(r, kind, app, live !== undefined), live });
+    planned.push({ intent: intentFor(r, kind, app, live !== undefined), live });
   }
   deps.watches.keep(app, kinds);
   return { planned, failed };

@@ -1,5 +1,6 @@
 import type { Predicate } from '#runtime';
-import { type KubeObject, stableStringify } from '#kube-core';
+import { type KubeObject } from '#kube-core';
+import { sameJson } from '../reconcile/same-json.js';
 
 /**
  * Drops updates that changed only the status (our own status writes): they
@@ -15,14 +16,13 @@ export const ignoreStatusOnlyUpdates: Predicate = {
     const og = o.metadata?.generation;
     const ng = n.metadata?.generation;
     if (og !== ng) return true;
-    const watched = (x: KubeObject) =>
-      stableStringify({
-        labels: x.metadata?.labels,
-        annotations: x.metadata?.annotations,
-        finalizers: x.metadata?.finalizers,
-        deletionTimestamp: x.metadata?.deletionTimestamp,
-        spec: typeof og === 'number' ? undefined : x.spec,
-      });
-    return watched(o) !== watched(n);
+    const watched = (x: KubeObject) => ({
+      labels: x.metadata?.labels,
+      annotations: x.metadata?.annotations,
+      finalizers: x.metadata?.finalizers,
+      deletionTimestamp: x.metadata?.deletionTimestamp,
+      spec: typeof og === 'number' ? undefined : x.spec,
+    });
+    return !sameJson(watched(o), watched(n));
   },
 };

@@ -23,4 +23,32 @@ describe('cachedHealthEngine', () => {
     await engine.evaluateSource('p', 'aa');
     expect(calls).toEqual(['aa', 'bad', 'bad', 'b', 'c', 'aa']);
   });
+
+  it('evaluates a request asked again while it runs once, and shares its failure', async () => {
+    const calls: string[] = [];
+    const answers: { resolve(): void; reject(e: Error): void }[] = [];
+    const engine = cachedHealthEngine({
+      policyContext: async (_source, context) => context,
+      evaluateSource: (_label, source) => {
+        calls.push(source);
+        return new Promise((resolve, reject) =>
+          answers.push({ resolve: () => resolve({ isHealth: true }), reject }),
+        );
+      },
+    });
+    const first = engine.evaluateSource('p', 'aa');
+    const second = engine.evaluateSource('p', 'aa');
+    const other = engine.evaluateSource('p', 'bb');
+    expect(calls).toEqual(['aa', 'bb']);
+    answers[0].resolve();
+    answers[1].reject(new Error('timeout'));
+    expect(await first).toEqual({ isHealth: true });
+    expect(await second).toEqual({ isHealth: true });
+    await expect(other).rejects.toThrow('timeout');
+    // A failure is not kept: asked again, it is evaluated again.
+    const again = engine.evaluateSource('p', 'bb');
+    expect(calls).toEqual(['aa', 'bb', 'bb']);
+    answers[2].resolve();
+    expect(await again).toEqual({ isHealth: true });
+  });
 });

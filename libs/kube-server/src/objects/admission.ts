@@ -133,13 +133,20 @@ function checkUnknownFields(core: Core, info: ResourceInfo, obj: StoredObject, o
   if (!schema) for (const path of unknown) deletePath(obj, path);
 }
 
-/** Removes `spec.containers[0].bar`-style paths (unknown fields are dropped, as the decoder drops them). */
+/**
+ * Removes `spec.containers[0].bar`-style paths (unknown fields are dropped, as the decoder drops
+ * them). A frozen value on the way (a stored one the write shares) is copied first, so the stored
+ * object stays as it is.
+ */
 export function deletePath(obj: unknown, path: string): void {
   const steps = path.match(/[^.[\]]+/g) ?? [];
   let cur: unknown = obj;
   for (const step of steps.slice(0, -1)) {
     if (cur === null || typeof cur !== 'object') return;
-    cur = (cur as Record<string, unknown>)[step];
+    const parent = cur as Record<string, unknown>;
+    cur = parent[step];
+    if (cur !== null && typeof cur === 'object' && Object.isFrozen(cur))
+      parent[step] = cur = Array.isArray(cur) ? [...(cur as unknown[])] : { ...cur };
   }
   if (cur && typeof cur === 'object') delete (cur as Record<string, unknown>)[steps[steps.length - 1]];
 }
@@ -162,7 +169,7 @@ export function admit(
   dropEmptyMetaCollections(out.metadata);
   const schema = info.crd ? core.crds.schemaFor(info) : undefined;
   if (schema) {
-    out = schema.applyDefaults(schema.prune(out)) as StoredObject;
+    out = schema.pruneAndDefault(out) as StoredObject;
   } else if (!info.crd) {
     if (isCoreSecret(info)) foldStringData(out);
     applyBuiltinDefaults(out);

@@ -1,11 +1,21 @@
 import { type JsonObject, type StoredObject } from '#kube-core';
 
+/**
+ * A frozen value is a stored one the write shares (the status an update of the main resource
+ * keeps, the spec an update of /status keeps): it was defaulted when it was written, and kube
+ * keeps it as stored, so defaulting leaves it alone.
+ */
+const writable = (target: JsonObject) => !Object.isFrozen(target);
+
 const obj = (parent: JsonObject, key: string): JsonObject => {
-  if (!parent[key] || typeof parent[key] !== 'object') parent[key] = {};
+  if (!parent[key] || typeof parent[key] !== 'object') {
+    if (!writable(parent)) return {};
+    parent[key] = {};
+  }
   return parent[key] as JsonObject;
 };
 const setDefault = (target: JsonObject, key: string, value: unknown) => {
-  if (target[key] === undefined) target[key] = value;
+  if (target[key] === undefined && writable(target)) target[key] = value;
 };
 
 function defaultPodSpec(spec: JsonObject): void {
@@ -32,6 +42,7 @@ function defaultPodSpec(spec: JsonObject): void {
 
 /** SetDefaults_Service (core/v1 defaults.go); cluster IPs and IP families come later, from the registry. */
 function defaultService(spec: JsonObject): void {
+  if (!writable(spec)) return;
   setDefault(spec, 'sessionAffinity', 'None');
   if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
   if (spec.sessionAffinity === 'ClientIP') {
@@ -42,7 +53,8 @@ function defaultService(spec: JsonObject): void {
   setDefault(spec, 'type', 'ClusterIP');
   for (const p of (spec.ports as JsonObject[]) ?? []) {
     setDefault(p, 'protocol', 'TCP');
-    if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
+    if ((p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') && writable(p))
+      p.targetPort = p.port;
   }
   const externallyAccessible =
     spec.type === 'LoadBalancer' ||

@@ -6,7 +6,7 @@ import { CRD_KEY, establishedStatus } from '../resources/crds.js';
 import { ApiError } from '../errors.js';
 import { storageKey, tracksGeneration, type ResourceInfo } from '../resources/builtin.js';
 import type { StoredEntry } from '../store/types.js';
-import { type StoredObject } from '#kube-core';
+import { isJsonObject, type StoredObject } from '#kube-core';
 import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
 import { prepareServiceIps } from '../cluster-ips/service-ips.js';
@@ -30,13 +30,19 @@ export interface WriteResult {
 }
 
 /**
- * What an update of the status subresource reads of the body (its metadata and status), so that
- * decoding does not copy the rest.
+ * What an update of the status subresource reads of the body: its metadata's top level (name,
+ * namespace, resourceVersion, managedFields) and its status, which `copy` copies (the writer
+ * changes what it stores), so that decoding copies nothing else.
  */
-function statusOnly(body: unknown, subresource: string | undefined): unknown {
-  if (subresource !== 'status' || !body || typeof body !== 'object' || Array.isArray(body)) return body;
-  const { apiVersion, kind, metadata, status } = body as Record<string, unknown>;
-  return { apiVersion, kind, metadata, status };
+function statusOnly(body: unknown, copy: boolean): unknown {
+  if (!isJsonObject(body)) return body;
+  const { apiVersion, kind, metadata, status } = body;
+  return {
+    apiVersion,
+    kind,
+    metadata: isJsonObject(metadata) ? { ...metadata } : metadata,
+    status: copy ? structuredClone(status) : status,
+  };
 }
 
 /** Finalizers still holding a deleting object (a namespace also waits for its spec.finalizers). */
@@ -119,7 +125,10 @@ export class ObjectWriter {
     opts: WriteOptions,
     subresource?: string,
   ): WriteResult {
-    const obj = decodeObject(info, statusOnly(body, subresource), !opts.ownsBody);
+    const obj =
+      subresource === 'status'
+        ? decodeObject(info, statusOnly(body, !opts.ownsBody), false)
+        : decodeObject(info, body, !opts.ownsBody);
     if (obj.metadata.name && obj.metadata.name !== name) {
       throw badRequest(
         `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
@@ -199,15 +208,18 @@ export class ObjectWriter {
     const rv = incoming.metadata.resourceVersion;
     if (rv && rv !== String(current.rv)) throw conflict(info, current.name, MODIFIED_MESSAGE);
     let next: StoredObject;
+    // What the request cannot change comes from the stored object, shared rather than copied: it
+    // is frozen, and admission leaves frozen (stored) values as they are, as kube's strategies
+    // reset them to the stored ones after defaulting. Only the metadata is the write's own.
     if (subresource === 'status') {
-      next = { ...structuredClone(live), status: incoming.status };
+      next = { ...live, metadata: { ...live.metadata }, status: incoming.status };
       if (applied || incoming.metadata.managedFields)
         next.metadata.managedFields = incoming.metadata.managedFields;
     } else {
       next = incoming;
       if (hasStatus(info) && info.kind !== 'Namespace') {
         if (live.status === undefined) delete next.status;
-        else next.status = structuredClone(live.status);
+        else next.status = live.status;
       }
     }
     this.keepImmutableMeta(info, live, next);

@@ -1,14 +1,24 @@
 /**
  * A set of field paths (structured-merge-diff's fieldpath.Set): a trie whose nodes hold
  * the path elements that are members at that level and the children below them. Sets are
- * immutable once built; operations return new sets.
+ * immutable once built (`insert` is for building one): operations return new sets that share
+ * the unchanged children, or the set itself when the result is the same set, and a set keeps
+ * its FieldsV1 JSON once made, so a manager whose fields did not change costs nothing to
+ * encode again.
  */
-import { isJsonObject, type JsonObject } from '#kube-core';
+import { deepFreeze, isJsonObject, type JsonObject } from '#kube-core';
 import { compareElements, elementKind, type Path, type PathElement } from './element.js';
+
+/**
+ * The set each FieldsV1 JSON that `toFieldsV1` made (and froze) stands for, so that decoding
+ * the managedFields of a stored object finds the sets they were encoded from.
+ */
+const setOfJson = new WeakMap<object, FieldSet>();
 
 export class FieldSet {
   private readonly members = new Set<PathElement>();
   private readonly children = new Map<PathElement, FieldSet>();
+  private json: JsonObject | undefined;
 
   static of(paths: Iterable<Path>): FieldSet {
     const set = new FieldSet();
@@ -19,6 +29,8 @@ export class FieldSet {
   /** Builds a set from a managedFields `fieldsV1` object; unknown element kinds are skipped as kube does. */
   static fromFieldsV1(fields: unknown, where = 'fieldsV1'): FieldSet {
     if (!isJsonObject(fields)) throw new Error(`${where}: expected an object, got ${JSON.stringify(fields)}`);
+    const known = setOfJson.get(fields);
+    if (known) return known;
     const set = new FieldSet();
     for (const [key, value] of Object.entries(fields)) {
       if (key === '.' || !elementKind(key)) continue;
@@ -33,6 +45,8 @@ export class FieldSet {
   /** Mutating insert, for building a set before it is shared. */
   insert(path: Path): this {
     if (!path.length) return this;
+    if (this.json) setOfJson.delete(this.json);
+    this.json = undefined;
     const [head, ...rest] = path;
     if (!rest.length) {
       this.members.add(head);
@@ -66,13 +80,16 @@ export class FieldSet {
   }
 
   union(other: FieldSet): FieldSet {
-    const out = this.clone();
-    for (const pe of other.members) out.members.add(pe);
+    if (other === this || other.isEmpty()) return this;
+    if (this.isEmpty()) return other;
+    let out: FieldSet | undefined;
+    for (const pe of other.members) if (!this.members.has(pe)) (out ??= this.shallowCopy()).members.add(pe);
     for (const [pe, child] of other.children) {
-      const mine = out.children.get(pe);
-      out.children.set(pe, mine ? mine.union(child) : child.clone());
+      const mine = this.children.get(pe);
+      const merged = mine ? mine.union(child) : child;
+      if (merged !== mine) (out ??= this.shallowCopy()).children.set(pe, merged);
     }
-    return out;
+    return out ?? this;
   }
 
   intersection(other: FieldSet): FieldSet {
@@ -87,13 +104,20 @@ export class FieldSet {
 
   /** Members of this set not in `other` (children compared path by path). */
   difference(other: FieldSet): FieldSet {
+    if (other.isEmpty() || this.isEmpty()) return this;
     const out = new FieldSet();
-    for (const pe of this.members) if (!other.members.has(pe)) out.members.add(pe);
+    let same = true;
+    for (const pe of this.members) {
+      if (!other.members.has(pe)) out.members.add(pe);
+      else same = false;
+    }
     for (const [pe, child] of this.children) {
       const theirs = other.children.get(pe);
-      out.setChild(pe, theirs ? child.difference(theirs) : child.clone());
+      const kept = theirs ? child.difference(theirs) : child;
+      if (kept !== child) same = false;
+      out.setChild(pe, kept);
     }
-    return out;
+    return same ? this : out;
   }
 
   /** Like difference, but a member of `other` also removes everything below it. */
@@ -103,14 +127,14 @@ export class FieldSet {
     for (const [pe, child] of this.children) {
       if (other.members.has(pe)) continue;
       const theirs = other.children.get(pe);
-      out.setChild(pe, theirs ? child.recursiveDifference(theirs) : child.clone());
+      out.setChild(pe, theirs ? child.recursiveDifference(theirs) : child);
     }
     return out;
   }
 
   /** EnsureNamedFieldsAreMembers: every field element on the way to a member is a member too. */
   withFieldsAsMembers(): FieldSet {
-    const out = this.clone();
+    const out = this.shallowCopy();
     for (const [pe, child] of this.children) {
       if (elementKind(pe) === 'field') out.members.add(pe);
       out.children.set(pe, child.withFieldsAsMembers());
@@ -129,14 +153,17 @@ export class FieldSet {
     return out;
   }
 
-  /** The FieldsV1 JSON: members map to {}, a child that is also a member carries "." last. */
+  /** The FieldsV1 JSON (frozen, made once per set): members map to {}, a child that is also a member carries "." last. */
   toFieldsV1(): JsonObject {
+    if (this.json) return this.json;
     const out: JsonObject = {};
     for (const pe of this.sortedElements()) {
       const child = this.children.get(pe);
       if (!child) out[pe] = {};
       else out[pe] = this.members.has(pe) ? { ...child.toFieldsV1(), '.': {} } : child.toFieldsV1();
     }
+    this.json = deepFreeze(out);
+    setOfJson.set(out, this);
     return out;
   }
 
@@ -153,10 +180,11 @@ export class FieldSet {
     if (!child.isEmpty()) this.children.set(pe, child);
   }
 
-  private clone(): FieldSet {
+  /** A new top level over the same (immutable) children, for an operation to change. */
+  private shallowCopy(): FieldSet {
     const out = new FieldSet();
     for (const pe of this.members) out.members.add(pe);
-    for (const [pe, child] of this.children) out.children.set(pe, child.clone());
+    for (const [pe, child] of this.children) out.children.set(pe, child);
     return out;
   }
 }

@@ -26,9 +26,21 @@ export function gvkString(gvk: GroupVersionKind): string {
   return `${gvk.group}/${gvk.version}, Kind=${gvk.kind}`;
 }
 
+const schemas = new Map<string, TypeSchema>();
+
+/** The kind's schema, built once per group, version and kind (the rule tables never change). */
 export function schemaFor(gvk: GroupVersionKind): TypeSchema {
+  const id = `${apiVersionOf(gvk)}/${gvk.kind}`;
+  let schema = schemas.get(id);
+  if (!schema)
+    schemas.set(id, (schema = buildSchema({ group: gvk.group, version: gvk.version, kind: gvk.kind })));
+  return schema;
+}
+
+function buildSchema(gvk: GroupVersionKind): TypeSchema {
   const table: RuleTable = { ...OBJECT_META, ...(BUILT_IN_RULES[`${apiVersionOf(gvk)}/${gvk.kind}`] ?? {}) };
-  const rule = (path: string): FieldRule | undefined => table[path];
+  const rules = new Map(Object.entries(table));
+  const rule = (path: string): FieldRule | undefined => rules.get(path);
   return {
     gvk,
     builtIn: BUILT_IN_GROUPS.has(gvk.group),

@@ -112,7 +112,11 @@ export interface Comparison {
   removed: FieldSet;
 }
 
-/** Compare: leaves added/removed/modified, plus container nodes present on one side only. */
+/**
+ * Compare: leaves added/removed/modified, plus container nodes present on one side only. It
+ * costs what the two objects do not share: a subtree that is the same value on both sides is
+ * skipped.
+ */
 export function compareObjects(lhs: JsonObject, rhs: JsonObject, schema: TypeSchema): Comparison {
   const result: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
   const leaf = (l: unknown, r: unknown, path: PathElement[]) => {
@@ -121,6 +125,8 @@ export function compareObjects(lhs: JsonObject, rhs: JsonObject, schema: TypeSch
     else if (!deepEqual(l, r)) result.modified.insert(path);
   };
   const walk = (l: unknown, r: unknown, schemaPath: string, path: PathElement[]): void => {
+    // The same value on both sides (a subtree the write shared with the stored object) has no changes.
+    if (l === r && l !== undefined) return;
     const bothEmpty = isEmptyContainer(l) && isEmptyContainer(r);
     const shape = isJsonObject(l ?? r) ? 'map' : Array.isArray(l ?? r) ? 'list' : 'scalar';
     const shapeOf = (v: unknown) => (isJsonObject(v) ? 'map' : Array.isArray(v) ? 'list' : 'scalar');

@@ -23,6 +23,8 @@ export interface CustomResourceSchema {
   prune(obj: object): object;
   /** A copy with the schema's defaults filled in. */
   applyDefaults(obj: object): object;
+  /** `applyDefaults(prune(obj))`, copying the object once: what a write stores. */
+  pruneAndDefault(obj: object): object;
   /** The paths prune would drop, for fieldValidation=Strict/Warn. */
   unknownFields(obj: object): string[];
 }
@@ -56,7 +58,8 @@ function versionSchema(schema: JsonSchemaProps, validator: ValidateFunction): Cu
     },
     prune: (obj) => pruneResource(obj, schema).pruned,
     applyDefaults: (obj) => applySchemaDefaults(obj, schema),
-    unknownFields: (obj) => pruneResource(obj, schema).dropped,
+    pruneAndDefault: (obj) => applySchemaDefaults(pruneResource(obj, schema, false).pruned, schema),
+    unknownFields: (obj) => pruneResource(obj, schema, false).dropped,
   };
 }
 

@@ -69,10 +69,17 @@ function pruneObject(
   return out;
 }
 
-/** Prunes a whole custom resource against its version's openAPIV3Schema. */
-export function pruneResource(obj: object, schema: JsonSchemaProps): { pruned: Json; dropped: string[] } {
+/**
+ * Prunes a whole custom resource against its version's openAPIV3Schema. `copy: false` only
+ * reads `obj`: the pruned object then shares the values it keeps with `obj`.
+ */
+export function pruneResource(
+  obj: object,
+  schema: JsonSchemaProps,
+  copy = true,
+): { pruned: Json; dropped: string[] } {
   const dropped: string[] = [];
   // Work on a clone so kept subtrees are never shared with the caller's object.
-  const pruned = pruneObject(structuredClone(obj) as Json, schema, '', dropped, true);
+  const pruned = pruneObject((copy ? structuredClone(obj) : obj) as Json, schema, '', dropped, true);
   return { pruned, dropped };
 }

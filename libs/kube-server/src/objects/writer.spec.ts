@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Core } from '../core.js';
+import { CrdManager } from '../resources/crds.js';
+import { Registry } from '../resources/registry.js';
+import { Store } from '../store/store.js';
+import { type StoredObject } from '#kube-core';
+import { ObjectService } from './service.js';
+
+/**
+ * Writes share what they keep of the stored object instead of copying it: the stored object
+ * (frozen) must come out of every write as it went in, and the write's result must be what a
+ * copy would have given.
+ */
+describe('ObjectWriter: writes that share the stored object', () => {
+  let dir: string;
+  let objects: ObjectService;
+  const deployments = () => objects.info('apps', 'v1', 'deployments');
+  const pods = () => objects.info('', 'v1', 'pods');
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kube-writer-'));
+    const registry = new Registry();
+    const log = (e: Record<string, unknown>) => {
+      if (e.level === 'error') throw new Error(JSON.stringify(e));
+    };
+    const crds = new CrdManager(registry, log);
+    const store = new Store(join(dir, 'db'), 1000);
+    const core: Core = { store, registry, crds, log };
+    crds.attach(store);
+    objects = new ObjectService(core);
+  });
+  afterEach(async () => {
+    await objects.controllers.idle();
+    objects.core.store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const deployment = (extra: Record<string, unknown> = {}) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: {
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { labels: { app: 'web' } },
+        spec: { containers: [{ name: 'c', image: 'nginx:1' }] },
+      },
+      ...extra,
+    },
+  });
+
+  it('an update of /status keeps the stored spec and leaves the stored object as it was', () => {
+    const stored = objects.create(deployments(), 'default', deployment(), { manager: 'creator' });
+    const before = structuredClone(stored);
+    const warnings: string[] = [];
+    const updated = objects.update(
+      deployments(),
+      'default',
+      'web',
+      { ...stored, spec: { replicas: 5 }, status: { replicas: 1, bogus: true } },
+      { manager: 'status-writer', warnings },
+      'status',
+    ).object;
+    expect(stored).toEqual(before);
+    expect(updated.spec).toEqual(stored.spec);
+    expect(updated.status).toEqual({ replicas: 1 });
+    expect(warnings).toEqual(['unknown field "status.bogus"']);
+    const entries = (obj: StoredObject) => obj.metadata.managedFields as Array<Record<string, unknown>>;
+    expect(entries(updated).map((e) => [e.manager, e.subresource, e.fieldsV1])).toEqual([
+      ['creator', undefined, entries(stored)[0].fieldsV1],
+      ['status-writer', 'status', { 'f:status': { 'f:replicas': {} } }],
+    ]);
+  });
+
+  it('an update of /status drops an unknown field the stored spec has, without changing the stored object', () => {
+    // An apply is not checked for unknown fields, so the stored object can hold one.
+    const applied = objects.patch(deployments(), 'default', 'web', 'apply', deployment({ bogus: 1 }), {
+      manager: 'applier',
+      force: true,
+    }).object;
+    expect((applied.spec as Record<string, unknown>).bogus).toBe(1);
+    const before = structuredClone(applied);
+    const warnings: string[] = [];
+    const updated = objects.update(
+      deployments(),
+      'default',
+      'web',
+      { ...applied, status: { replicas: 1 } },
+      { manager: 'status-writer', warnings },
+      'status',
+    ).object;
+    expect(applied).toEqual(before);
+    expect(warnings).toEqual(['unknown field "spec.bogus"']);
+    expect((updated.spec as Record<string, unknown>).bogus).toBeUndefined();
+    expect(updated.status).toEqual({ replicas: 1 });
+  });
+
+  it('defaults the status a /status update sends, not the caller’s object', () => {
+    const pod = objects.create(
+      pods(),
+      'default',
+      { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'busybox:1' }] } },
+      { manager: 'creator' },
+    );
+    const status = { podIP: '10.0.0.1' };
+    const updated = objects.update(
+      pods(),
+      'default',
+      'p',
+      { ...pod, status },
+      { manager: 'kubelet', internal: true },
+      'status',
+    ).object;
+    expect(status).toEqual({ podIP: '10.0.0.1' });
+    expect(updated.status).toEqual({ podIP: '10.0.0.1', phase: 'Pending', qosClass: 'BestEffort' });
+  });
+
+  it('an update of the main resource keeps the stored status', () => {
+    const created = objects.create(deployments(), 'default', deployment(), { manager: 'creator' });
+    const withStatus = objects.update(
+      deployments(),
+      'default',
+      'web',
+      { ...created, status: { replicas: 1 } },
+      { manager: 'status-writer' },
+      'status',
+    ).object;
+    const body: StoredObject = structuredClone(withStatus);
+    body.metadata.labels = { tier: 'front' };
+    body.status = { replicas: 9 };
+    const updated = objects.update(deployments(), 'default', 'web', body, { manager: 'labeller' }).object;
+    expect(updated.status).toEqual({ replicas: 1 });
+    expect(updated.metadata.labels).toEqual({ tier: 'front' });
+    expect(updated.metadata.generation).toBe(1);
+  });
+});
