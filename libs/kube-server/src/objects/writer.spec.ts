@@ -117,6 +117,54 @@ describe('ObjectWriter: writes that share the stored object', () => {
     expect(updated.status).toEqual({ podIP: '10.0.0.1', phase: 'Pending', qosClass: 'BestEffort' });
   });
 
+  it('an in-process update shares what it kept of the stored object and copies what it changed', () => {
+    const stored = objects.create(deployments(), 'default', deployment(), {
+      manager: 'creator',
+    }) as StoredObject & {
+      spec: Record<string, any>;
+    };
+    const before = structuredClone(stored);
+    const template = stored.spec.template as { spec: Record<string, unknown> };
+    const container = { name: 'c', image: 'nginx:2' };
+    const body = {
+      ...stored,
+      spec: {
+        ...stored.spec,
+        template: { ...template, spec: { ...template.spec, containers: [container] } },
+      },
+    };
+    const updated = objects.update(deployments(), 'default', 'web', body, { manager: 'sim', internal: true })
+      .object as StoredObject & { spec: Record<string, any> };
+    expect(stored).toEqual(before);
+    expect(container).toEqual({ name: 'c', image: 'nginx:2' });
+    expect(updated.spec.selector).toBe(stored.spec.selector);
+    expect(updated.spec.template.spec.containers).toEqual([
+      {
+        name: 'c',
+        image: 'nginx:2',
+        imagePullPolicy: 'IfNotPresent',
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
+    ]);
+    expect(updated.metadata.generation).toBe(2);
+    // The image moved to the writer; the defaults it did not send are the same values, still the creator's.
+    const entries = updated.metadata.managedFields as Array<Record<string, any>>;
+    expect(entries.map((e) => e.manager)).toEqual(['creator', 'sim']);
+    const image = {
+      'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { 'f:image': {} } } } } },
+    };
+    expect(entries[1].fieldsV1).toEqual(image);
+    const created = entries[0].fieldsV1['f:spec']['f:template']['f:spec']['f:containers']['k:{"name":"c"}'];
+    expect(Object.keys(created)).toEqual([
+      'f:imagePullPolicy',
+      'f:name',
+      'f:terminationMessagePath',
+      'f:terminationMessagePolicy',
+      '.',
+    ]);
+  });
+
   it('an update of the main resource keeps the stored status', () => {
     const created = objects.create(deployments(), 'default', deployment(), { manager: 'creator' });
     const withStatus = objects.update(

@@ -10,6 +10,7 @@ import { isJsonObject, type StoredObject } from '#kube-core';
 import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
 import { prepareServiceIps } from '../cluster-ips/service-ips.js';
+import { copySharingStored } from './shared-copy.js';
 import { admit, decodeObject, requireNamespace, settleNamespace, type Prepare } from './admission.js';
 import {
   MODIFIED_MESSAGE,
@@ -125,10 +126,15 @@ export class ObjectWriter {
     opts: WriteOptions,
     subresource?: string,
   ): WriteResult {
+    const current = this.core.store.get(storageKey(info), namespace ?? '', name);
+    // The registry step of a Service changes its spec in place: its body is copied whole.
+    const stored = current && !opts.ownsBody && !isCoreService(info) ? current.object : undefined;
     const obj =
       subresource === 'status'
         ? decodeObject(info, statusOnly(body, !opts.ownsBody), false)
-        : decodeObject(info, body, !opts.ownsBody);
+        : stored
+          ? decodeObject(info, copySharingStored(body, toExternal(info, stored)), false)
+          : decodeObject(info, body, !opts.ownsBody);
     if (obj.metadata.name && obj.metadata.name !== name) {
       throw badRequest(
         `the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`,
@@ -136,7 +142,6 @@ export class ObjectWriter {
     }
     obj.metadata.name = name;
     settleNamespace(info, obj, namespace);
-    const current = this.core.store.get(storageKey(info), namespace ?? '', name);
     if (!current) throw notFound(info, name);
     return { object: this.commitUpdate(info, current, obj, opts, subresource, false), created: false };
   }

@@ -2,22 +2,21 @@
  * A set of field paths (structured-merge-diff's fieldpath.Set): a trie whose nodes hold
  * the path elements that are members at that level and the children below them. Sets are
  * immutable once built (`insert` is for building one): operations return new sets that share
- * the unchanged children, or the set itself when the result is the same set, and a set keeps
- * its FieldsV1 JSON once made, so a manager whose fields did not change costs nothing to
- * encode again.
+ * the unchanged children, or the set itself when the result is the same set. A set keeps its
+ * FieldsV1 JSON once made, and a set decoded from JSON this module made keeps that JSON, so a
+ * manager whose fields did not change costs nothing to encode again.
  */
-import { deepFreeze, isJsonObject, type JsonObject } from '#kube-core';
+import { isJsonObject, type JsonObject } from '#kube-core';
 import { compareElements, elementKind, type Path, type PathElement } from './element.js';
 
-/**
- * The set each FieldsV1 JSON that `toFieldsV1` made (and froze) stands for, so that decoding
- * the managedFields of a stored object finds the sets they were encoded from.
- */
-const setOfJson = new WeakMap<object, FieldSet>();
+/** The FieldsV1 JSON `toFieldsV1` made (frozen, so still what its set encodes to). */
+const encoded = new WeakSet<object>();
+const EMPTY: JsonObject = Object.freeze({});
 
 export class FieldSet {
   private readonly members = new Set<PathElement>();
   private readonly children = new Map<PathElement, FieldSet>();
+  /** This set's FieldsV1 JSON, once made or decoded from what `toFieldsV1` made. */
   private json: JsonObject | undefined;
 
   static of(paths: Iterable<Path>): FieldSet {
@@ -28,24 +27,31 @@ export class FieldSet {
 
   /** Builds a set from a managedFields `fieldsV1` object; unknown element kinds are skipped as kube does. */
   static fromFieldsV1(fields: unknown, where = 'fieldsV1'): FieldSet {
+    const ours = isJsonObject(fields) && encoded.has(fields);
+    return FieldSet.decode(fields, where, ours, ours);
+  }
+
+  /**
+   * `ours`: `fields` is (within) JSON that `toFieldsV1` made, where a value is its child's JSON
+   * but for a "." the encoder added; `isEncoding`: `fields` is exactly this set's JSON.
+   */
+  private static decode(fields: unknown, where: string, ours: boolean, isEncoding: boolean): FieldSet {
     if (!isJsonObject(fields)) throw new Error(`${where}: expected an object, got ${JSON.stringify(fields)}`);
-    const known = setOfJson.get(fields);
-    if (known) return known;
     const set = new FieldSet();
     for (const [key, value] of Object.entries(fields)) {
       if (key === '.' || !elementKind(key)) continue;
-      const child = FieldSet.fromFieldsV1(value, `${where}.${key}`);
       const selfMarked = isJsonObject(value) && '.' in value;
+      const child = FieldSet.decode(value, `${where}.${key}`, ours, ours && !selfMarked);
       if (child.isEmpty() || selfMarked) set.members.add(key);
       if (!child.isEmpty()) set.children.set(key, child);
     }
+    if (isEncoding) set.json = fields;
     return set;
   }
 
   /** Mutating insert, for building a set before it is shared. */
   insert(path: Path): this {
     if (!path.length) return this;
-    if (this.json) setOfJson.delete(this.json);
     this.json = undefined;
     const [head, ...rest] = path;
     if (!rest.length) {
@@ -77,6 +83,18 @@ export class FieldSet {
 
   isEmpty(): boolean {
     return this.members.size === 0 && this.children.size === 0;
+  }
+
+  /** Whether both sets hold the same paths. */
+  equals(other: FieldSet): boolean {
+    if (other === this) return true;
+    if (this.members.size !== other.members.size || this.children.size !== other.children.size) return false;
+    for (const pe of this.members) if (!other.members.has(pe)) return false;
+    for (const [pe, child] of this.children) {
+      const theirs = other.children.get(pe);
+      if (!theirs || !child.equals(theirs)) return false;
+    }
+    return true;
   }
 
   union(other: FieldSet): FieldSet {
@@ -155,16 +173,20 @@ export class FieldSet {
 
   /** The FieldsV1 JSON (frozen, made once per set): members map to {}, a child that is also a member carries "." last. */
   toFieldsV1(): JsonObject {
+    const json = this.encode();
+    encoded.add(json);
+    return json;
+  }
+
+  private encode(): JsonObject {
     if (this.json) return this.json;
     const out: JsonObject = {};
     for (const pe of this.sortedElements()) {
       const child = this.children.get(pe);
-      if (!child) out[pe] = {};
-      else out[pe] = this.members.has(pe) ? { ...child.toFieldsV1(), '.': {} } : child.toFieldsV1();
+      if (!child) out[pe] = EMPTY;
+      else out[pe] = this.members.has(pe) ? Object.freeze({ ...child.encode(), '.': EMPTY }) : child.encode();
     }
-    this.json = deepFreeze(out);
-    setOfJson.set(out, this);
-    return out;
+    return (this.json = Object.freeze(out));
   }
 
   private sortedElements(): PathElement[] {

@@ -70,13 +70,21 @@ export function serverSideApply(args: ServerSideApplyArgs): object {
   // A no-op apply keeps the entry's time, as kube's managedFieldsUpdater does.
   if (unchanged && previous?.time) owners.set(applierId, { ...applier, time: previous.time });
   const stripped: Managers = new Map(
-    [...owners].map(([id, state]) => [id, { ...state, set: stripMeta(state.set) }]),
+    [...owners].map(([id, state]) => [
+      id,
+      { ...state, set: sameOrNew(managers.get(id)?.set, stripMeta(state.set)) },
+    ]),
   );
   const metadata = isJsonObject(merged.metadata) ? merged.metadata : {};
   return {
     ...merged,
     metadata: { ...metadata, managedFields: encodeManagedFields(capUpdateManagers(stripped)) },
   };
+}
+
+/** The live set when the new one holds the same paths (re-applying the same fields): its FieldsV1 is made already. */
+function sameOrNew(live: FieldSet | undefined, next: FieldSet): FieldSet {
+  return live?.equals(next) ? live : next;
 }
 
 /** Apply's own 422 for the fieldManager query parameter (kube's ValidatePatchOptions). */
