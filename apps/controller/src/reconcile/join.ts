@@ -83,9 +83,13 @@ export function joinApplication(
 ): Joined {
   const ns = app.metadata.namespace!;
   const name = app.metadata.name!;
-  // What the join edits (spec) is copied; the status is no input of the render and is left out.
+  // What the join edits is copied (the component list and each entry, whose traits it
+  // filters); nothing deeper is changed. The status is no input of the render and is left out.
   const { status: _status, ...rest } = app as Application & { status?: unknown };
-  const copy = { ...rest, spec: deepCopy(app.spec) } as Application;
+  const copy = {
+    ...rest,
+    spec: { ...app.spec, components: app.spec.components.map((entry) => ({ ...entry })) },
+  } as Application;
   const out = emptyJoin(copy as KubeObject);
   const elsewhere: string[] = [];
   const overridden: string[] = [];

@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { eventually, FakeClock } from '#kube-core';
 import { sendJson, startHttpStub, type HttpStub } from '../../test/http-stub.js';
@@ -39,6 +40,26 @@ describe('KubeTransport', () => {
       const metrics = await t.registry.metrics();
       expect(metrics).toMatch(/rest_client_requests_total\{verb="get",code="200"\} 1/);
       expect(metrics).toMatch(/rest_client_request_duration_seconds_count\{verb="get"\} 1/);
+    } finally {
+      t.close();
+    }
+  });
+
+  it('asks an authenticator for credentials on every request (it may refresh its token)', async () => {
+    answer = (_req, res) => sendJson(res, 200, {});
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromString(stub.kubeConfig.exportConfig());
+    let issued = 0;
+    kubeConfig.addAuthenticator({
+      isAuthProvider: () => true,
+      applyAuthentication: async (_user, opts) => {
+        opts.headers = { ...opts.headers, 'X-Token-Number': String(++issued) };
+      },
+    });
+    const t = new KubeTransport(kubeConfig, { registry: new Registry(), qps: 1000, burst: 1000 });
+    try {
+      for (let i = 0; i < 2; i++) await t.request({ verb: 'get', method: 'GET', path: '/api/v1/namespaces' });
+      expect(stub.requests.map((r) => r.headers['x-token-number'])).toEqual(['1', '2']);
     } finally {
       t.close();
     }

@@ -65,7 +65,11 @@ export class KubeTransport {
   private readonly timeoutMs: number;
   private readonly metrics: RequestMetrics;
   private readonly server: URL;
+  /** The server's URL without a trailing slash: request paths are appended to it. */
+  private readonly base: string;
   private agent?: http.Agent;
+  /** The kubeconfig's credentials, once read, when they are static (see `credentials`). */
+  private kept?: Promise<Credentials>;
   private readonly userAgent: string;
   private readonly clock: Clock;
   private readonly onResponse?: (event: HttpEvent) => void;
@@ -80,6 +84,7 @@ export class KubeTransport {
         `kubeconfig has no current cluster (current context: "${kubeConfig.getCurrentContext()}")`,
       );
     this.server = new URL(cluster.server);
+    this.base = this.server.href.replace(/\/$/, '');
     this.clock = options.clock ?? realClock;
     this.bucket = new TokenBucket(options.qps ?? 20, options.burst ?? 30, this.clock);
     this.timeoutMs = options.timeoutMs ?? 30_000;
@@ -214,9 +219,11 @@ export class KubeTransport {
   }
 
   private urlOf(spec: RequestSpec): URL {
-    const url = new URL(this.server.href.replace(/\/$/, '') + spec.path);
-    for (const [k, v] of Object.entries(spec.query ?? {}))
-      if (v !== undefined) url.searchParams.set(k, String(v));
+    const url = new URL(this.base + spec.path);
+    const query: [string, string][] = [];
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) query.push([k, String(v)]);
+    // Serialized once (as searchParams.set would, pair by pair, re-serializing each time).
+    if (query.length > 0) url.search = new URLSearchParams(query).toString();
     return url;
   }
 
@@ -250,6 +257,47 @@ export class KubeTransport {
     spec: RequestSpec,
     payload: string | undefined,
   ): Promise<https.RequestOptions> {
+    const credentials = await this.credentials();
+    const url = this.urlOf(spec);
+    const headers: Record<string, string> = {
+      ...credentials.headers,
+      Accept: 'application/json',
+      'User-Agent': this.userAgent,
+    };
+    if (payload !== undefined) {
+      headers['Content-Type'] = spec.contentType ?? 'application/json';
+      // Explicit: Node sends a DELETE body with neither Content-Length nor chunked encoding,
+      // which the server reads as the start of the next request on the keep-alive connection.
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    return {
+      agent: this.agent,
+      auth: credentials.auth,
+      method: spec.method,
+      hostname: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || (this.server.protocol === 'http:' ? 80 : 443),
+      path: url.pathname + url.search,
+      headers,
+    };
+  }
+
+  /**
+   * What the kubeconfig adds to a request: its headers (Authorization, impersonation) and
+   * basic auth. With static credentials (no exec plugin, auth provider or custom
+   * authenticator, which may refresh a token) they are read once: client-node otherwise
+   * re-reads the CA, certificate and key files and builds an agent it is never asked for on
+   * every request. The first read also builds the one keep-alive agent from the TLS material.
+   */
+  private credentials(): Promise<Credentials> {
+    if (this.kept) return this.kept;
+    const read = this.readCredentials();
+    if (!hasStaticCredentials(this.kubeConfig)) return read;
+    this.kept = read;
+    read.catch(() => (this.kept = undefined)); // a failure is not kept: the next request reads again
+    return read;
+  }
+
+  private async readCredentials(): Promise<Credentials> {
     const opts: https.RequestOptions = { headers: {} };
     await this.kubeConfig.applyToHTTPSOptions(opts);
     if (!this.agent) {
@@ -267,27 +315,7 @@ export class KubeTransport {
           ? new http.Agent({ keepAlive: true })
           : new https.Agent({ keepAlive: true, ...tls });
     }
-    const url = this.urlOf(spec);
-    const headers: Record<string, string> = {
-      ...(opts.headers as Record<string, string>),
-      Accept: 'application/json',
-      'User-Agent': this.userAgent,
-    };
-    if (payload !== undefined) {
-      headers['Content-Type'] = spec.contentType ?? 'application/json';
-      // Explicit: Node sends a DELETE body with neither Content-Length nor chunked encoding,
-      // which the server reads as the start of the next request on the keep-alive connection.
-      headers['Content-Length'] = String(Buffer.byteLength(payload));
-    }
-    return {
-      agent: this.agent,
-      auth: opts.auth,
-      method: spec.method,
-      hostname: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || (this.server.protocol === 'http:' ? 80 : 443),
-      path: url.pathname + url.search,
-      headers,
-    };
+    return { headers: { ...(opts.headers as Record<string, string>) }, auth: opts.auth ?? undefined };
   }
 
   private noAnswer(err: unknown, abort: AbortController, spec: RequestSpec, timeoutMs: number): KubeApiError {
@@ -305,6 +333,19 @@ export class KubeTransport {
       spec.path,
     );
   }
+}
+
+/** What the kubeconfig adds to every request. */
+interface Credentials {
+  headers: Record<string, string>;
+  auth?: string;
+}
+
+/** No exec plugin, auth provider or custom authenticator: nothing that may change a token between requests. */
+function hasStaticCredentials(kubeConfig: KubeConfig): boolean {
+  const user = kubeConfig.getCurrentUser();
+  const custom = (kubeConfig as unknown as { custom_authenticators?: unknown[] }).custom_authenticators;
+  return !user?.exec && !user?.authProvider && (custom?.length ?? 0) === 0;
 }
 
 /** The request body as sent: strings as they are, anything else as JSON. */

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { type Clock, realClock, splitKey } from '#kube-core';
 import type { Logger } from '../log/logger.js';
@@ -86,7 +87,8 @@ export class Controller {
   private readonly metrics?: ControllerMetrics;
   private workers: Promise<void>[] = [];
   /** Aborted to cancel in-flight reconciles when stopping at once. */
-  private readonly hardStop = new AbortController();
+  /** Every running reconcile listens to it (as many as workers): no listener-leak warning. */
+  private readonly hardStop = stopController();
   /** Set when stopping: workers take no new key (in-flight ones finish unless stopping at once). */
   private stopping = false;
   private started = false;
@@ -157,17 +159,23 @@ export class Controller {
     const request = splitKey(key);
     const log = this.log.child({ key, namespace: request.namespace, name: request.name });
     const timeoutMs = this.options.reconcileTimeoutMs ?? 60_000;
-    const signals = [this.hardStop.signal];
-    // AbortSignal.timeout, but on the injected clock.
-    const timeout = timeoutMs > 0 ? new AbortController() : undefined;
-    const timer = timeout
-      ? this.clock.setTimeout(
-          () => timeout.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-          timeoutMs,
-        )
-      : undefined;
-    if (timeout) signals.push(timeout.signal);
-    const signal = AbortSignal.any(signals);
+    // Aborted by a hard stop or by the time limit (AbortSignal.timeout, but on the injected
+    // clock), whichever comes first. One controller and one listener per reconcile:
+    // AbortSignal.any cost more than the rest of this bookkeeping together.
+    const abort = new AbortController();
+    const stop = this.hardStop.signal;
+    const onStop = (): void => abort.abort(stop.reason);
+    if (stop.aborted) onStop();
+    else stop.addEventListener('abort', onStop, { once: true });
+    let timedOut = false;
+    const timer =
+      timeoutMs > 0
+        ? this.clock.setTimeout(() => {
+            timedOut = true;
+            abort.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+          }, timeoutMs)
+        : undefined;
+    const signal = abort.signal;
     const started = this.clock.now();
     // Retries and requeues keep the priority the key was handed out at (a resync's stays low).
     const priority = this.queue.priorityOf(key);
@@ -180,9 +188,10 @@ export class Controller {
       failure = { error };
     } finally {
       this.clock.clearTimeout(timer);
+      stop.removeEventListener('abort', onStop);
     }
     // However the reconciler reacted to its timeout (finished anyway, threw an AbortError), it failed.
-    if (timeout?.signal.aborted && !(failure?.error instanceof TerminalError)) {
+    if (timedOut && !(failure?.error instanceof TerminalError)) {
       failure = {
         error: new Error(
           `reconcile did not finish within ${timeoutMs} ms`,
@@ -225,4 +234,10 @@ export class Controller {
     this.metrics.total.inc({ controller: this.name, result });
     this.metrics.duration.observe({ controller: this.name }, Math.max(0, this.clock.now() - started) / 1000);
   }
+}
+
+function stopController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
