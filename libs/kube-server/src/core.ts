@@ -24,7 +24,8 @@ export interface WriteOptions {
   warnings?: string[];
   /**
    * An in-process controller's write (the workload simulator): it binds pods by setting
-   * spec.nodeName on update, as kube's scheduler does through pods/binding.
+   * spec.nodeName on update, as kube's scheduler does through pods/binding, and its writes skip
+   * the built-in kinds' schema checks (see `admit`).
    */
   internal?: boolean;
   /** The body was decoded for this request alone (an HTTP request's): the writer may change it instead of copying it. */

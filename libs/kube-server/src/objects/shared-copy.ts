@@ -12,7 +12,8 @@ const isPlain = (value: object) => {
   return proto === Object.prototype || proto === null;
 };
 
-function share(value: unknown, stored: unknown): unknown {
+/** A copy of `value` sharing the frozen values it took unchanged from `stored` (at the same place). */
+export function share(value: unknown, stored: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (value === stored && Object.isFrozen(value)) return value;
   if (Array.isArray(value)) {

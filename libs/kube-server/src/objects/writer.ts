@@ -10,7 +10,7 @@ import { isJsonObject, type StoredObject } from '#kube-core';
 import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
 import { prepareServiceIps } from '../cluster-ips/service-ips.js';
-import { copySharingStored } from './shared-copy.js';
+import { copySharingStored, share } from './shared-copy.js';
 import { admit, decodeObject, requireNamespace, settleNamespace, type Prepare } from './admission.js';
 import {
   MODIFIED_MESSAGE,
@@ -35,14 +35,14 @@ export interface WriteResult {
  * namespace, resourceVersion, managedFields) and its status, which `copy` copies (the writer
  * changes what it stores), so that decoding copies nothing else.
  */
-function statusOnly(body: unknown, copy: boolean): unknown {
+function statusOnly(body: unknown, copy: boolean, stored: StoredObject | undefined): unknown {
   if (!isJsonObject(body)) return body;
   const { apiVersion, kind, metadata, status } = body;
   return {
     apiVersion,
     kind,
     metadata: isJsonObject(metadata) ? { ...metadata } : metadata,
-    status: copy ? structuredClone(status) : status,
+    status: copy ? share(status, stored?.status) : status,
   };
 }
 
@@ -127,13 +127,13 @@ export class ObjectWriter {
     subresource?: string,
   ): WriteResult {
     const current = this.core.store.get(storageKey(info), namespace ?? '', name);
-    // The registry step of a Service changes its spec in place: its body is copied whole.
-    const stored = current && !opts.ownsBody && !isCoreService(info) ? current.object : undefined;
+    const live = current && !opts.ownsBody ? toExternal(info, current.object) : undefined;
     const obj =
       subresource === 'status'
-        ? decodeObject(info, statusOnly(body, !opts.ownsBody), false)
-        : stored
-          ? decodeObject(info, copySharingStored(body, toExternal(info, stored)), false)
+        ? decodeObject(info, statusOnly(body, !opts.ownsBody, live), false)
+        : // The registry step of a Service changes its spec in place: its body is copied whole.
+          live && !isCoreService(info)
+          ? decodeObject(info, copySharingStored(body, live), false)
           : decodeObject(info, body, !opts.ownsBody);
     if (obj.metadata.name && obj.metadata.name !== name) {
       throw badRequest(

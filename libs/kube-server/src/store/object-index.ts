@@ -57,6 +57,13 @@ export class ObjectIndex {
         removeFrom(byLabel, labelKey(ref.namespace, k, v), key);
   }
 
+  /** Moves an object's entries from what it was to what it is: nothing to do when both name the same uid, owners and labels. */
+  update(ref: ObjectRef, prev: StoredObject, next: StoredObject): void {
+    if (sameIndexed(prev, next)) return;
+    this.remove(ref, prev);
+    this.add(ref, next);
+  }
+
   byUid(uid: string): ObjectRef | undefined {
     return this.uids.get(uid);
   }
@@ -85,4 +92,23 @@ export class ObjectIndex {
       if (k.endsWith(`\0${key}\0${value}`)) for (const o of set) keys.add(o);
     return keys;
   }
+}
+
+/** True when two versions of an object have the same index entries (most updates change neither owners nor labels). */
+function sameIndexed(a: StoredObject, b: StoredObject): boolean {
+  const ma = a.metadata;
+  const mb = b.metadata;
+  if (ma.uid !== mb.uid) return false;
+  const oa = ma.ownerReferences ?? [];
+  const ob = mb.ownerReferences ?? [];
+  if (oa.length !== ob.length) return false;
+  for (let i = 0; i < oa.length; i++)
+    if (oa[i].uid !== ob[i].uid || !oa[i].controller !== !ob[i].controller) return false;
+  const la = ma.labels ?? {};
+  const lb = mb.labels ?? {};
+  if (la === lb) return true;
+  const keys = Object.keys(la);
+  if (keys.length !== Object.keys(lb).length) return false;
+  for (const k of keys) if (!Object.hasOwn(lb, k) || la[k] !== lb[k]) return false;
+  return true;
 }

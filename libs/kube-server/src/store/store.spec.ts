@@ -186,6 +186,19 @@ describe('Store', () => {
     store.remove('/pods', 'a', 'orphan');
     expect(names(store.ownedOrOrphans('/pods', 'a', 'u1'))).toEqual(['a/owned-not-controlled', 'a/p3']);
     expect(names(store.withLabel('/pods', 'a', 'app', 'y'))).toEqual(['a/p1', 'a/p2']);
+    // An update that keeps labels and owners keeps the entries; dropping the controller flag makes an orphan.
+    store.put('/pods', {
+      ...pod('p2', { app: 'y' }, { uid: 'u2', controller: true }),
+      data: { changed: 'yes' },
+    });
+    store.put('/pods', pod('p3', { app: 'x' }, { uid: 'u1' }));
+    expect(names(store.withLabel('/pods', 'a', 'app', 'y'))).toEqual(['a/p1', 'a/p2']);
+    expect(names(store.ownedOrOrphans('/pods', 'a', 'u2'))).toEqual([
+      'a/owned-not-controlled',
+      'a/p1',
+      'a/p2',
+      'a/p3',
+    ]);
   });
 
   it('keeps objects and the counter across a reopen', () => {

@@ -184,8 +184,8 @@ export class Store {
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });
     const ref = { resource, namespace, name };
-    if (prev) this.indexes.remove(ref, prev.object);
-    this.indexes.add(ref, object);
+    if (prev) this.indexes.update(ref, prev.object, object);
+    else this.indexes.add(ref, object);
     this.record({
       type: prev ? 'MODIFIED' : 'ADDED',
       resource,
