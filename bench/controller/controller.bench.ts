@@ -54,8 +54,15 @@ const DEPLOYMENTS: ResourceKind = {
 };
 const WRITES = new Set(['create', 'update', 'patch', 'delete']);
 const NS = 'bench';
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+/** The controller's workers (`--workers N` to try another count). */
+const WORKERS = flag('--workers', 16);
 /** The controller's flags for the run (reported with the figures). */
-const WORKERS = 16;
 const CONTROLLER_FLAGS = [
   '--workers',
   String(WORKERS),
@@ -68,11 +75,6 @@ const CONTROLLER_FLAGS = [
 ];
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-
-function flag(name: string, fallback: number): number {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
 
 function app(i: number, image = 'crccheck/hello-world'): KubeObject {
   const name = `app-${i}`;
