@@ -95,11 +95,13 @@ export function unschedulableReason(
   return undefined;
 }
 
-/** A copy of the pod carrying `simulation.oam.dev/simulated: "true"` (it runs on the simulated node). */
+/**
+ * The pod carrying `simulation.oam.dev/simulated: "true"` (it runs on the simulated node): a new
+ * top level and metadata over the stored (frozen) rest, which the write shares instead of copying.
+ */
 export function markSimulated(pod: StoredObject): StoredObject {
-  const copy = deepCopy(pod);
-  copy.metadata.annotations = { ...(copy.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
-  return copy;
+  const annotations = { ...(pod.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
+  return { ...pod, metadata: { ...pod.metadata, annotations } };
 }
 
 /** Binds the pod to the node when it fits (returning the bound pod), or records why not and returns undefined. */
@@ -123,9 +125,7 @@ export function schedulePod(
     writeStatus(sim, GVR.pods, pod, status);
     return undefined;
   }
-  const copy = markSimulated(pod);
-  (copy.spec as Obj).nodeName = node.name;
-  const bound = writeObj(sim, GVR.pods, copy);
+  const bound = writeObj(sim, GVR.pods, { ...markSimulated(pod), spec: { ...spec, nodeName: node.name } });
   scheduledEvent(sim, bound, pod, node.name);
   return bound;
 }
