@@ -27,6 +27,7 @@ export * from './selectors/selectors.js';
 export { stableStringify } from './json/stable.js';
 export { hashOf } from './json/hash.js';
 export { deepEqual, isJsonObject } from './json/values.js';
+export { jsonEqual } from './json/json-equal.js';
 export { semanticEqual, semanticValue } from './json/semantic.js';
 export { applyJsonPatch, JsonPatchError, type JsonPatchErrorCode } from './patch/json-patch.js';
 export { createMergePatch, mergePatch } from './patch/merge-patch.js';

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { ApiError, type StatusCause } from '../errors.js';
 import type { ResourceInfo } from '../resources/builtin.js';
-import { type StoredObject } from '#kube-core';
-import { jsonEqual } from './json-equal.js';
+import { jsonEqual, type StoredObject } from '#kube-core';
 
 /** RFC 3339 with seconds, as kube-apiserver writes timestamps. */
 export function nowTimestamp(): string {

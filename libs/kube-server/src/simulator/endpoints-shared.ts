@@ -1,6 +1,5 @@
 /** What the Endpoints and EndpointSlice controllers share: Service and pod helpers, ports, packing. */
-import { semanticValue, stableStringify, type StoredObject } from '#kube-core';
-import { jsonEqual } from '../objects/json-equal.js';
+import { jsonEqual, semanticValue, stableStringify, type StoredObject } from '#kube-core';
 import { phaseOf } from './pods.js';
 import { type Obj } from './sim.js';
 

@@ -11,11 +11,11 @@
  * When the server does not serve `nodes` (yet), this logs once and does nothing.
  */
 import { cpus, totalmem } from 'node:os';
-import { deepCopy, semanticEqual, type StoredObject } from '#kube-core';
+import { deepCopy, jsonEqual, semanticEqual, type StoredObject } from '#kube-core';
 import { SIMULATED_ANNOTATION } from './options.js';
 import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
 import { getObj, served, writeObj, writeStatus } from './objects.js';
-import { findCondition, sameJson, timestamp, type Condition } from './values.js';
+import { findCondition, timestamp, type Condition } from './values.js';
 
 export const NODE = 'node';
 /** The node's only address: loopback, where `oam server` listens. Pods report it as their hostIP. */
@@ -154,8 +154,8 @@ export function reconcileNode(sim: Sim, name: string): void {
   const labels = { ...(node.metadata.labels ?? {}), ...want.labels };
   const annotations = { ...(node.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
   if (
-    !sameJson(labels, node.metadata.labels ?? {}) ||
-    !sameJson(annotations, node.metadata.annotations ?? {})
+    !jsonEqual(labels, node.metadata.labels ?? {}) ||
+    !jsonEqual(annotations, node.metadata.annotations ?? {})
   ) {
     const copy = deepCopy(node);
     copy.metadata.labels = labels;

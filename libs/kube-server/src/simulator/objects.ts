@@ -1,8 +1,7 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
-import { type GroupVersionResource, type StoredObject } from '#kube-core';
+import { jsonEqual, type GroupVersionResource, type StoredObject } from '#kube-core';
 import type { ListQuery } from '../objects/reader.js';
 import { statusCode, type Obj, type Sim } from './sim.js';
-import { sameJson } from './values.js';
 
 /**
  * The object as stored (frozen: the store shares it; a controller that changes it
@@ -68,7 +67,7 @@ export function writeStatus(
   obj: StoredObject,
   status: Obj,
 ): StoredObject {
-  if (sameJson(obj.status ?? {}, status)) return obj;
+  if (jsonEqual(obj.status ?? {}, status)) return obj;
   return sim.api.update(
     gvr,
     obj.metadata.namespace,

@@ -1,12 +1,8 @@
 /**
- * Pure helpers on object values: stable JSON equality,
- * timestamps, conditions, int-or-percent, omitempty.
+ * Pure helpers on object values: timestamps, conditions, int-or-percent, omitempty.
  */
 import { randomBytes } from 'node:crypto';
-import { jsonEqual } from '../objects/json-equal.js';
 import type { Obj } from './sim.js';
-
-export const sameJson = (a: unknown, b: unknown) => jsonEqual(a, b);
 
 /** RFC 3339 with seconds, as Kubernetes writes timestamps. */
 export function timestamp(ms: number): string {

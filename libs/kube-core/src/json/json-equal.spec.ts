@@ -1,4 +1,4 @@
-import { stableStringify } from '#kube-core';
+import { stableStringify } from './stable.js';
 import { jsonEqual } from './json-equal.js';
 
 describe('jsonEqual', () => {
