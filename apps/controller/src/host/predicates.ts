@@ -1,6 +1,5 @@
 import type { Predicate } from '#runtime';
-import { type KubeObject } from '#kube-core';
-import { sameJson } from '../reconcile/same-json.js';
+import { type KubeObject, jsonEqual } from '#kube-core';
 
 /**
  * Drops updates that changed only the status (our own status writes): they
@@ -23,6 +22,6 @@ export const ignoreStatusOnlyUpdates: Predicate = {
       deletionTimestamp: x.metadata?.deletionTimestamp,
       spec: typeof og === 'number' ? undefined : x.spec,
     });
-    return !sameJson(watched(o), watched(n));
+    return !jsonEqual(watched(o), watched(n));
   },
 };

@@ -1,6 +1,5 @@
 import type { AppliedResource, ApplicationStatus } from '#api';
-import { isControlledBy, type KubeObject } from '#kube-core';
-import { sameJson } from './same-json.js';
+import { isControlledBy, type KubeObject, jsonEqual } from '#kube-core';
 import type { Client, Logger, ResourceKind, Result, RestMapper } from '#runtime';
 import { deleteIfOurs } from '../apply/pruner.js';
 import { removeFinalizer } from './finalizer.js';
@@ -27,7 +26,7 @@ export async function finalize(
   }
   if (pending.length > 0) {
     const status = { ...previous, status: 'deleting' as const, appliedResources: pending };
-    if (!sameJson(status, previous ?? {})) await deps.client.updateStatus(kind, { ...app, status });
+    if (!jsonEqual(status, previous ?? {})) await deps.client.updateStatus(kind, { ...app, status });
     return { requeueAfter: 1000 }; // deletions also enqueue through the watches; this bounds a missed one
   }
   await removeFinalizer(deps.client, kind, app);

@@ -1,6 +1,6 @@
 import type { Application, ApplicationStatus } from '#api';
 import { RenderErrors, type DefinitionCatalog, type RenderedApp, type RendererHandle } from '#renderer';
-import { realClock, type Clock, type KubeObject } from '#kube-core';
+import { realClock, type Clock, type KubeObject, jsonEqual } from '#kube-core';
 import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, RestMapper } from '#runtime';
 import { applyIntent, isUpToDate } from '../apply/applier.js';
 import { describeRef } from '../apply/identity.js';
@@ -20,7 +20,6 @@ import { observeHealth, type LiveLookup } from './health-observer.js';
 import type { OwnWrites } from './own-writes.js';
 import type { Resolved } from './resolve-application.js';
 import { nextRevision } from './revision.js';
-import { sameJson } from './same-json.js';
 import { inputsOf, Settled } from './settled.js';
 import { nextStatus, type Observation } from './status.js';
 
@@ -324,7 +323,7 @@ export class RenderPipeline {
     app: KubeObject,
     status: ApplicationStatus,
   ): Promise<{ status: ApplicationStatus; app: KubeObject }> {
-    if (sameJson(status, app.status ?? {})) return { status, app };
+    if (jsonEqual(status, app.status ?? {})) return { status, app };
     return {
       status,
       app: this.writeOwn(app, await this.deps.client.updateStatus(this.kind, { ...app, status })),

@@ -1,6 +1,5 @@
 import type { ApplicationStatus, Condition, Trait } from '#api';
-import { type KubeObject } from '#kube-core';
-import { sameJson } from './same-json.js';
+import { type KubeObject, jsonEqual } from '#kube-core';
 import type { Client, ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { TRAITS } from '../constants.js';
 import { mergeConditions, type ConditionInput } from './conditions.js';
@@ -51,7 +50,7 @@ export class TraitReconciler implements Reconciler {
       conditions: mergeConditions(previous?.conditions, conditionsOf(trait, located), generation, now),
       ...(located.verdict?.accepted ? { renderedBy: located.verdict.renderedBy } : {}),
     };
-    if (!sameJson(status, trait.status ?? {}))
+    if (!jsonEqual(status, trait.status ?? {}))
       await this.deps.client.updateStatus(TRAITS, { ...trait, status });
   }
 }
