@@ -1,37 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Core } from '../core.js';
-import { CrdManager } from '../resources/crds.js';
 import { ObjectService } from '../objects/service.js';
-import { Registry } from '../resources/registry.js';
-import { Store } from '../store/store.js';
 import { type StoredObject } from '#kube-core';
+import { tempObjectService } from '../objects/testing.js';
 
 const opts = { manager: 'test' };
 
 describe('garbage collection and namespace deletion', () => {
-  let dir: string;
   let objects: ObjectService;
+  let close: () => Promise<void>;
   const cms = () => objects.info('', 'v1', 'configmaps');
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'kube-gc-'));
-    const registry = new Registry();
-    const log = (e: Record<string, unknown>) => {
-      if (e.level === 'error') throw new Error(JSON.stringify(e));
-    };
-    const crds = new CrdManager(registry, log);
-    const store = new Store(join(dir, 'db'), 1000);
-    const core: Core = { store, registry, crds, log };
-    crds.attach(store);
-    objects = new ObjectService(core);
+    ({ objects, close } = tempObjectService('kube-gc-'));
   });
-  afterEach(async () => {
-    await objects.controllers.idle();
-    objects.core.store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => close());
 
   const create = (
     name: string,

@@ -1,11 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Core } from '../core.js';
-import { CrdManager } from '../resources/crds.js';
-import { Registry } from '../resources/registry.js';
-import { Store } from '../store/store.js';
 import { type StoredObject } from '#kube-core';
+import { tempObjectService } from './testing.js';
 import { ObjectService } from './service.js';
 
 /**
@@ -14,28 +8,15 @@ import { ObjectService } from './service.js';
  * copy would have given.
  */
 describe('ObjectWriter: writes that share the stored object', () => {
-  let dir: string;
   let objects: ObjectService;
+  let close: () => Promise<void>;
   const deployments = () => objects.info('apps', 'v1', 'deployments');
   const pods = () => objects.info('', 'v1', 'pods');
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'kube-writer-'));
-    const registry = new Registry();
-    const log = (e: Record<string, unknown>) => {
-      if (e.level === 'error') throw new Error(JSON.stringify(e));
-    };
-    const crds = new CrdManager(registry, log);
-    const store = new Store(join(dir, 'db'), 1000);
-    const core: Core = { store, registry, crds, log };
-    crds.attach(store);
-    objects = new ObjectService(core);
+    ({ objects, close } = tempObjectService('kube-writer-'));
   });
-  afterEach(async () => {
-    await objects.controllers.idle();
-    objects.core.store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => close());
 
   const deployment = (extra: Record<string, unknown> = {}) => ({
     apiVersion: 'apps/v1',
