@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,20 @@ import {
   type ResourceKind,
 } from '#runtime';
 import { CONTROLLER_NAMESPACE, HEARTBEAT_LEASE } from '#controller';
-import { cpuMs } from '../kube-server/child.js';
+import { cpuMs, threadCpuMs, threadSplit } from '../proc.js';
+import {
+  cpuSeconds,
+  heap,
+  reconciles,
+  reconcileSeconds,
+  renderCache,
+  renderCacheEntries,
+  requestCount,
+  requests,
+  requestSeconds,
+  scrape,
+  writes,
+} from './metrics.js';
 import { median, percentile, type BenchResult, type BenchSuite } from '../types.js';
 
 /**
@@ -52,7 +65,6 @@ const DEPLOYMENTS: ResourceKind = {
   kind: 'Deployment',
   namespaced: true,
 };
-const WRITES = new Set(['create', 'update', 'patch', 'delete']);
 const NS = 'bench';
 
 function flag(name: string, fallback: number): number {
@@ -128,65 +140,6 @@ function heapAfterGc(proc: ChildProcess): Promise<number> {
   });
 }
 
-/** The controller's metrics, one sample per series. */
-async function scrape(port: number): Promise<Map<string, number>> {
-  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (!line || line.startsWith('#')) continue;
-    const at = line.lastIndexOf(' ');
-    out.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return out;
-}
-
-const sum = (m: Map<string, number>, prefix: string, filter: (series: string) => boolean = () => true) =>
-  [...m].filter(([k]) => k.startsWith(prefix) && filter(k)).reduce((s, [, v]) => s + v, 0);
-const requests = (m: Map<string, number>) => sum(m, 'rest_client_requests_total{');
-const writes = (m: Map<string, number>) =>
-  sum(m, 'rest_client_requests_total{', (k) => WRITES.has(/verb="([^"]+)"/.exec(k)?.[1] ?? ''));
-const reconciles = (m: Map<string, number>) =>
-  sum(m, 'controller_runtime_reconcile_total{controller="application"');
-/** CPU time (user + sys) of each thread of a process so far, in ms, by thread id (from /proc). */
-function threadCpuMs(pid: number): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10); // utime, stime: 10 ms ticks
-    } catch {
-      // the thread ended meanwhile
-    }
-  }
-  return out;
-}
-
-/** CPU used by each thread of the controller between two readings: its main thread and the others (busiest first). */
-function threadSplit(
-  from: Map<number, number>,
-  to: Map<number, number>,
-  pid: number,
-): { main: number; others: number[] } {
-  const used = (tid: number) => (to.get(tid) ?? 0) - (from.get(tid) ?? 0);
-  const others = [...to.keys()].filter((tid) => tid !== pid).map(used);
-  return { main: used(pid), others: others.sort((a, b) => b - a) };
-}
-
-/** Seconds the application controller's workers spent reconciling (the histogram's sum). */
-const reconcileSeconds = (m: Map<string, number>) =>
-  sum(m, 'controller_runtime_reconcile_time_seconds_sum{', (k) => k.includes('controller="application"'));
-/** Seconds the controller's API requests took, and how many, excluding watches. */
-const notWatch = (series: string) => !series.includes('verb="watch"');
-const requestSeconds = (m: Map<string, number>) =>
-  sum(m, 'rest_client_request_duration_seconds_sum{', notWatch);
-const requestCount = (m: Map<string, number>) =>
-  sum(m, 'rest_client_request_duration_seconds_count{', notWatch);
-const cpuSeconds = (m: Map<string, number>) => m.get('process_cpu_seconds_total') ?? 0;
-const heap = (m: Map<string, number>) => m.get('nodejs_heap_size_used_bytes') ?? 0;
-const renderCacheEntries = (m: Map<string, number>) => m.get('oam_render_cache_entries') ?? 0;
-const renderCache = (m: Map<string, number>, result: 'hit' | 'miss') =>
-  m.get(`oam_render_cache_lookups_total{result="${result}"}`) ?? 0;
 /** Longest the controller keeps an idle render cache entry (RENDER_CACHE_IDLE_MS × 1.5), with a margin. */
 const RENDER_CACHE_DRAINED_MS = 120_000;
 

@@ -18,13 +18,7 @@ export function childClient(kubeconfig: string): BenchClient {
   return httpsClient(cluster.server, ca, kc.getCurrentUser()!.token!);
 }
 
-/** CPU time (user + sys) a process used so far, in ms, from /proc/<pid>/stat (clock ticks of 10 ms). */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // Fields 14 and 15 (utime, stime) of proc(5), counted from after the command name.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
+export { cpuMs } from '../proc.js';
 
 /** Starts the server; with OAM_BENCH_CPU_PROF=DIR it writes its V8 CPU profile there (`<name>.cpuprofile`). */
 export async function startChild(

@@ -1,0 +1,39 @@
+/** CPU time of processes and threads from /proc (Linux), for benchmarks that measure from outside. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** User + system CPU in ms from a /proc stat file (fields 14 and 15 of proc(5), in 10 ms ticks). */
+function statCpuMs(path: string): number {
+  const stat = readFileSync(path, 'utf8');
+  // Counted from after the command name, which may itself hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** CPU time (user + sys) a process used so far, in ms. */
+export function cpuMs(pid: number): number {
+  return statCpuMs(`/proc/${pid}/stat`);
+}
+
+/** CPU time (user + sys) of each thread of a process so far, in ms, by thread id. */
+export function threadCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.set(Number(tid), statCpuMs(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/** CPU used by each thread of a process between two `threadCpuMs` readings: its main thread and the others (busiest first). */
+export function threadSplit(
+  from: Map<number, number>,
+  to: Map<number, number>,
+  pid: number,
+): { main: number; others: number[] } {
+  const used = (tid: number) => (to.get(tid) ?? 0) - (from.get(tid) ?? 0);
+  const others = [...to.keys()].filter((tid) => tid !== pid).map(used);
+  return { main: used(pid), others: others.sort((a, b) => b - a) };
+}
