@@ -159,6 +159,33 @@ describe('WorkerPool', () => {
     );
   });
 
+  it('lets a starting worker finish starting before close() terminates it', async () => {
+    // Node 20 can lose a worker terminated mid-start (no 'exit', close() never settles).
+    const gate = latch();
+    const events: string[] = [];
+    const p = new WorkerPool<Task, unknown>({
+      size: 1,
+      createWorker: () => {
+        const source = `const { workerData } = require('node:worker_threads');
+          Atomics.wait(new Int32Array(workerData), 0, 0);
+          ${WORKER_SOURCE}`;
+        const worker = new Worker(source, { eval: true, workerData: gate.cell });
+        worker.on('message', (m: { type?: string }) => events.push(m.type ?? 'reply'));
+        worker.on('exit', () => events.push('exit'));
+        return worker;
+      },
+    });
+    p.warm();
+    let closed = false;
+    const closing = p.close().then(() => (closed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(events).toEqual([]);
+    expect(closed).toBe(false);
+    gate.release();
+    await closing;
+    expect(events).toEqual(['ready', 'exit']);
+  });
+
   it('rejects queued and new tasks once closed', async () => {
     const p = pool(1);
     const gate = latch();

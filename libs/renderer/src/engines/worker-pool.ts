@@ -120,7 +120,25 @@ export class WorkerPool<TTask, TResult> {
       this.clock.clearTimeout(slot.timer);
       slot.job?.reject(new Error('the worker pool was closed'));
     }
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    await Promise.all(slots.map((s) => this.stop(s)));
+  }
+
+  /**
+   * Terminates a worker once it has started. Node 20 can lose a worker terminated while it
+   * is still loading its modules: its 'exit' never comes, so awaiting `terminate()` never
+   * settles and a one-shot command ends with Node's exit code 13 instead of its own (seen
+   * in `oam render` under load, about one run in seven). A starting worker is let finish
+   * starting (it reports `ready`, or dies) and is then terminated the usual way.
+   */
+  private async stop(slot: Slot): Promise<void> {
+    if (!slot.ready) {
+      slot.worker.ref(); // an early worker is unref'd: keep the process alive while it starts
+      await new Promise<void>((resolve) => {
+        slot.worker.once('message', () => resolve());
+        slot.worker.once('exit', () => resolve());
+      });
+    }
+    await slot.worker.terminate();
   }
 
   private dispatch(): void {
