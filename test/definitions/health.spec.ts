@@ -1,6 +1,6 @@
 import { type TypedObject } from '#kube-core';
 import { definitionNamed, loadDefinitionFiles } from './support/load.js';
-import { renderTemplate, statusOf } from './support/cue.js';
+import { cueEngine, renderTemplate, statusOf } from './support/cue.js';
 import { componentContext } from './support/context.js';
 
 /** Each health policy and custom status against healthy and unhealthy live objects. */
@@ -258,5 +258,32 @@ describe('gateway trait health', () => {
     expect((await traitHealth({ 'ingress-internal': noHost })).message).toBe(
       'Host not specified, visit the cluster or load balancer in front of the cluster',
     );
+  });
+
+  it('reads only what it needs of the outputs, so applications in the same state ask the same', async () => {
+    // The controller keeps evaluations by request: a policy that read whole live objects (names,
+    // uids, cluster IPs) would be evaluated once per application instead of once.
+    const { spec } = definition('traits', 'gateway');
+    const app = (name: string, host: string) => ({
+      service: {
+        ...service,
+        metadata: { name, uid: `${name}-svc` },
+        spec: { clusterIP: `10.0.0.${name.length}` },
+      },
+      ingress: { ...ingress({}, host), metadata: { name, uid: `${name}-ing`, resourceVersion: '7' } },
+    });
+    const ask = (policy: string, outputs: Obj) => cueEngine().policyContext(policy, { outputs });
+    const [a, b] = [app('shop', 'shop.example.com'), app('blog', 'blog.example.com')];
+    expect(await ask(spec.status.healthPolicy, a)).toEqual(await ask(spec.status.healthPolicy, b));
+    expect(await ask(spec.status.customStatus, a)).toEqual({
+      outputs: {
+        service: { kind: 'Service', spec: {} },
+        ingress: {
+          kind: 'Ingress',
+          spec: { rules: [{ host: 'shop.example.com', http: { paths: [] } }] },
+          status: {},
+        },
+      },
+    });
   });
 });
