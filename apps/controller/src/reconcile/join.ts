@@ -1,5 +1,14 @@
 import type { Application, Component, Trait, TraitDefinition } from '#api';
-import { inMemorySource, workloadNames, type DefinitionCatalog, type OamObject } from '#renderer';
+import {
+  conflictsWithOlder,
+  inMemorySource,
+  notApplicable,
+  olderFirst,
+  rivalIn,
+  workloadNames,
+  type DefinitionCatalog,
+  type OamObject,
+} from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
 import type { JoinedInputs, JoinedPart } from '../revisions/snapshot.js';
 import type { ConditionInput } from './conditions.js';
@@ -45,10 +54,9 @@ export interface Joined {
   revisionInputs?: Required<JoinedInputs>;
 }
 
-const created = (o: KubeObject) => o.metadata?.creationTimestamp ?? '';
+const age = (o: KubeObject) => ({ created: o.metadata?.creationTimestamp, name: o.metadata?.name });
 /** Older first: creationTimestamp, then name. */
-export const byAge = (a: KubeObject, b: KubeObject): number =>
-  created(a).localeCompare(created(b)) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
+export const byAge = (a: KubeObject, b: KubeObject): number => olderFirst(age(a), age(b));
 
 export function rendererOf(
   src: JoinSources,
@@ -116,7 +124,7 @@ export function joinApplication(
     const accepted = judge(src, out, ns, type!, candidates, target, invalid);
     // A standalone Trait wins over an inline trait of its type or one it conflicts with: operators own how it runs.
     entry.traits = (entry.traits ?? []).filter((inline, i) => {
-      const winner = accepted.find((a) => a.type === inline.type || clashes(src, ns, a, inline.type));
+      const winner = rivalIn(accepted, inline.type, src.catalog.traitDefinition(inline.type, ns));
       if (winner)
         overridden.push(
           `components "${entry.name}" traits[${i}] (${inline.type}) is overridden by Trait "${winner.trait.metadata.name}"`,
@@ -209,12 +217,9 @@ function judge(
       verdict('UnknownType', `no TraitDefinition "${type}" in namespace "${ns}" or the system namespace`);
       continue;
     }
-    const applies = traitDefinition.spec.appliesToWorkloads ?? [];
-    if (names && applies.length > 0 && !applies.some((a) => names.has(a))) {
-      verdict(
-        'NotApplicable',
-        `trait "${type}" does not apply to component type "${componentType}" (it applies to: ${applies.join(', ')})`,
-      );
+    const inapplicable = names && notApplicable(type, traitDefinition, componentType, names);
+    if (inapplicable) {
+      verdict('NotApplicable', inapplicable);
       continue;
     }
     const broken = invalid.get(trait.metadata.name!);
@@ -222,14 +227,9 @@ function judge(
       verdict('InvalidProperties', broken);
       continue;
     }
-    const older = accepted.find(
-      (a) => a.type === type || clashes(src, ns, a, type) || conflictsWith(traitDefinition, a.type),
-    );
+    const older = rivalIn(accepted, type, traitDefinition);
     if (older) {
-      verdict(
-        'Conflict',
-        `conflicts with the older Trait "${older.trait.metadata.name}" (${older.type}) on the same component`,
-      );
+      verdict('Conflict', conflictsWithOlder({ name: older.trait.metadata.name!, type: older.type }));
       continue;
     }
     accepted.push({ trait, type, definition: traitDefinition });
@@ -242,15 +242,6 @@ function judge(
     inputs(out).traits[trait.metadata.name!] = part(trait);
   }
   return accepted;
-}
-
-const conflictsWith = (d: TraitDefinition, type: string) => (d.spec.conflictsWith ?? []).includes(type);
-
-/** Whether the accepted Trait and a trait of `type` cannot both be on one component. */
-function clashes(src: JoinSources, ns: string, a: Accepted, type: string): boolean {
-  if (conflictsWith(a.definition, type)) return true;
-  const other = src.catalog.traitDefinition(type, ns);
-  return other ? conflictsWith(other, a.type) : false;
 }
 
 /** The Traits this join left out because a render blamed them, for `status.joined`. */

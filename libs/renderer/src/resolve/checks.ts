@@ -2,6 +2,7 @@ import type { ComponentDefinition } from '#api';
 import { parseApiVersion } from '#kube-core';
 import { RenderError } from '../errors.js';
 import type { ResolvedComponent } from './app-spec.js';
+import { notApplicable } from './trait-rules.js';
 
 /** The names a trait's `appliesToWorkloads` may use for a component: KubeVela accepts all of these. */
 export function workloadNames(componentType: string, definition: ComponentDefinition): string[] {
@@ -22,11 +23,8 @@ export function checkTraits(component: ResolvedComponent): RenderError[] {
   const names = new Set(workloadNames(component.type, component.definition));
   const types = component.traits.map((t) => t.type);
   for (const trait of component.traits) {
-    const applies = trait.definition.spec.appliesToWorkloads;
-    if (applies && applies.length > 0 && !applies.some((a) => names.has(a))) {
-      const detail = `trait "${trait.type}" does not apply to component type "${component.type}" (it applies to: ${applies.join(', ')})`;
-      errors.push(new RenderError(detail, trait.where));
-    }
+    const detail = notApplicable(trait.type, trait.definition, component.type, names);
+    if (detail) errors.push(new RenderError(detail, trait.where));
     for (const other of trait.definition.spec.conflictsWith ?? []) {
       if (other !== trait.type && types.includes(other)) {
         errors.push(

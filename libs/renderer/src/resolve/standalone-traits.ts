@@ -2,12 +2,11 @@ import type { ComponentDefinition } from '#api';
 import { RenderError } from '../errors.js';
 import type { ResolvedTrait } from './app-spec.js';
 import { workloadNames } from './checks.js';
+import { conflictsWithOlder, notApplicable, olderFirst, rivalIn } from './trait-rules.js';
 
-const conflicts = (a: ResolvedTrait, type: string) => (a.definition.spec.conflictsWith ?? []).includes(type);
-const clash = (a: ResolvedTrait, b: ResolvedTrait) => conflicts(a, b.type) || conflicts(b, a.type);
 const standalone = (t: ResolvedTrait) => t.origin.kind === 'Trait';
 const nameOf = (t: ResolvedTrait) => (t.origin.kind === 'Trait' ? t.origin.name : '');
-const createdOf = (t: ResolvedTrait) => (t.origin.kind === 'Trait' ? (t.origin.created ?? '') : '');
+const age = (t: ResolvedTrait) => (t.origin.kind === 'Trait' ? t.origin : {});
 
 /**
  * Standalone Traits on one component, judged as the controller judges them
@@ -25,24 +24,18 @@ export function judgeStandaloneTraits(
   const names = new Set(workloadNames(componentType, definition));
   const warnings: RenderError[] = [];
   const accepted: ResolvedTrait[] = [];
-  const candidates = traits
-    .filter(standalone)
-    .sort((a, b) => createdOf(a).localeCompare(createdOf(b)) || nameOf(a).localeCompare(nameOf(b)));
+  const candidates = traits.filter(standalone).sort((a, b) => olderFirst(age(a), age(b)));
   for (const t of candidates) {
-    const applies = t.definition.spec.appliesToWorkloads ?? [];
-    const older = accepted.find((a) => a.type === t.type || clash(a, t));
+    const older = rivalIn(accepted, t.type, t.definition);
     const why =
-      applies.length > 0 && !applies.some((a) => names.has(a))
-        ? `trait "${t.type}" does not apply to component type "${componentType}" (it applies to: ${applies.join(', ')})`
-        : older
-          ? `conflicts with the older Trait "${nameOf(older)}" (${older.type}) on the same component`
-          : undefined;
+      notApplicable(t.type, t.definition, componentType, names) ??
+      (older ? conflictsWithOlder({ name: nameOf(older), type: older.type }) : undefined);
     if (why) warnings.push(new RenderError(`${why}: skipped, as the controller skips it`, t.where));
     else accepted.push(t);
   }
   const kept = traits.filter((t) => {
     if (standalone(t)) return accepted.includes(t);
-    const winner = accepted.find((a) => a.type === t.type || clash(a, t));
+    const winner = rivalIn(accepted, t.type, t.definition);
     if (winner)
       warnings.push(
         new RenderError(
