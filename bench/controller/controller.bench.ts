@@ -416,7 +416,7 @@ export const suite: BenchSuite = {
           name: 'template evaluations per app to converge',
           value: (renderCache(converged, 'miss') - renderCache(before, 'miss')) / n,
           unit: 'evaluations',
-          detail: `render cache misses (3 templates per app rendered once: 3); hits ${((renderCache(converged, 'hit') - renderCache(before, 'hit')) / n).toFixed(2)} per app`,
+          detail: `render cache misses: webservice and gateway read the app's name, scaler reads no context and renders once for all apps (so 2 + 1/N); hits ${((renderCache(converged, 'hit') - renderCache(before, 'hit')) / n).toFixed(2)} per app`,
         },
         {
           name: 'API requests per app',

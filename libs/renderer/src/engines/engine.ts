@@ -98,6 +98,12 @@ export interface CompiledTemplate {
    */
   validate?(properties: Record<string, unknown>, options?: ValidateOptions): Promise<ValidationResult>;
   evaluate(request: TemplateRequest): Promise<TemplateResult>;
+  /**
+   * The part of `context` the template reads: its result depends on nothing else, so this is
+   * what it is evaluated with and what its results are cached by (a trait that reads no
+   * context renders once for every application with the same properties). Without it, all.
+   */
+  readContext?(context: RenderContext): Promise<RenderContext>;
 }
 
 export interface EngineOptions {

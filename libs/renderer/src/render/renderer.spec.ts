@@ -159,4 +159,25 @@ output: {apiVersion: "v1", kind: "ConfigMap"}`,
       /^app\.yaml:38: Application "shop", components\[0\] "c" \(cm\), traits\[0\] \(bump\): .*conflicting values/,
     );
   });
+
+  it('evaluates a template once for every application with what it reads of context the same', async () => {
+    const size = definition(
+      'TraitDefinition',
+      'size',
+      `parameter: n: int\npatch: data: count: "\\(parameter.n)"`,
+    );
+    const named = definition('TraitDefinition', 'named', `patch: data: app: context.appName`);
+    const app = (name: string) =>
+      `apiVersion: core.oam.dev/v1beta1\nkind: Application\nmetadata: {name: ${name}}\nspec:\n  components:\n    - name: c\n      type: cm\n      properties: {name: once}\n      traits:\n        - {type: size, properties: {n: 2}}\n        - {type: named}\n---\n`;
+    const { cache } = handle.renderer;
+    const before = cache.misses;
+    const result = await render(`${CONFIGMAP}${size}${named}${app('shop')}${app('blog')}`);
+    expect(result.errors).toEqual([]);
+    expect(result.apps.map((a) => a.objects[0].object.data)).toEqual([
+      { name: 'once', size: '1', count: '2', app: 'shop' },
+      { name: 'once', size: '1', count: '2', app: 'blog' },
+    ]);
+    // cm and size read no context: one evaluation each for both apps; named reads appName: two.
+    expect(cache.misses - before).toBe(4);
+  });
 });

@@ -180,15 +180,16 @@ export class Renderer {
       if (problems.length > 0) throw new RenderErrors(problems.map(issue));
 
       const parameter = checked.value;
+      const read = template.readContext ? await template.readContext(context) : context;
       const key = hashOf({
         definition: schematicHash(definition.spec.schematic),
         name: definition.metadata.name,
         parameter,
-        context,
+        context: read,
       });
       const hit = this.cache.get(key);
       if (hit) return hit;
-      return this.cache.set(key, await template.evaluate({ parameter, context }));
+      return this.cache.set(key, await template.evaluate({ parameter, context: read }));
     } catch (err) {
       throw new RenderErrors(asRenderErrors(err).map((e) => locate(e, subject)));
     }

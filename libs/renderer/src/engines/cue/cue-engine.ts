@@ -5,6 +5,7 @@ import type {
   EngineOptions,
   ParameterSchema,
   PatchKeys,
+  RenderContext,
   TemplateRequest,
   TemplateResult,
 } from '../engine.js';
@@ -113,6 +114,8 @@ const MAX_CHECKED = 200;
 /** One template: compiled once per worker, its parameter schema exported once, evaluated many times. */
 class CompiledCueTemplate implements CueTemplate {
   private schema?: Promise<ParameterSchema>;
+  /** What the template reads of `context`, found by CUE once (null: all of it). */
+  private reads?: Promise<ContextReads>;
   private readonly checked = new Map<string, Promise<ValidationResult>>();
 
   constructor(
@@ -163,6 +166,16 @@ class CompiledCueTemplate implements CueTemplate {
     const schema =
       vet.valid && vet.declared ? undefined : await this.parameterSchema().catch(() => undefined);
     return { value: properties, issues: cueIssues(vet, schema, properties, options.strict ?? false) };
+  }
+
+  async readContext(context: RenderContext): Promise<RenderContext> {
+    // A template that does not compile is reported by its evaluation; until then it gets all.
+    this.reads ??= this.pool.reads(this.source).catch(() => {
+      this.reads = undefined;
+      return null;
+    });
+    const paths = await this.reads;
+    return paths ? (pruneContext(context, paths) as RenderContext) : context;
   }
 
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
