@@ -70,25 +70,10 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
     size: options.poolSize,
     clock: options.clock,
   });
-  /** Policy source → what it reads of `context`; a few definitions' policies in practice. */
-  const policyReads = new Map<string, Promise<ContextReads>>();
+  const readPart = contextReader(pool);
   return {
-    compile: (definition, template) => new CompiledCueTemplate(definition, template, pool),
-    policyContext: async (source, context) => {
-      let reads = policyReads.get(source);
-      if (!reads) {
-        if (policyReads.size >= 1000) policyReads.clear();
-        // A policy that does not compile is reported by its evaluation, and a timeout may pass:
-        // this time it gets all of context, and the next request asks again.
-        reads = pool.reads(policyText(source)).catch(() => {
-          policyReads.delete(source);
-          return null;
-        });
-        policyReads.set(source, reads);
-      }
-      const paths = await reads;
-      return paths ? (pruneContext(context, paths) as Record<string, unknown>) : context;
-    },
+    compile: (definition, template) => new CompiledCueTemplate(definition, template, pool, readPart),
+    policyContext: (source, context) => readPart(policyText(source), context),
     evaluateSource: async (label, request) => {
       const { source, parameter, context, fields } = JSON.parse(request) as HealthRequest;
       const text = policyText(source);
@@ -103,6 +88,29 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
   };
 }
 
+/** Prunes `context` to what a CUE text reads (found by CUE in its syntax tree). */
+type ContextReader = <T extends object>(text: string, context: T) => Promise<T>;
+
+/** What each CUE text reads of `context`, asked of CUE once per text: a template or a policy. */
+function contextReader(pool: Cue14Pool): ContextReader {
+  const reads = new Map<string, Promise<ContextReads>>();
+  return async (text, context) => {
+    let found = reads.get(text);
+    if (!found) {
+      if (reads.size >= 1000) reads.clear();
+      // A text that does not compile is reported by its evaluation, and a timeout may pass:
+      // this time it gets all of context, and the next request asks again.
+      found = pool.reads(text).catch(() => {
+        reads.delete(text);
+        return null;
+      });
+      reads.set(text, found);
+    }
+    const paths = await found;
+    return paths ? (pruneContext(context, paths) as typeof context) : context;
+  };
+}
+
 /** A health policy as compiled: it may read `parameter` without declaring it. */
 function policyText(source: string): string {
   return `${source}\nparameter: _\n`;
@@ -114,14 +122,13 @@ const MAX_CHECKED = 200;
 /** One template: compiled once per worker, its parameter schema exported once, evaluated many times. */
 class CompiledCueTemplate implements CueTemplate {
   private schema?: Promise<ParameterSchema>;
-  /** What the template reads of `context`, found by CUE once (null: all of it). */
-  private reads?: Promise<ContextReads>;
   private readonly checked = new Map<string, Promise<ValidationResult>>();
 
   constructor(
     readonly definition: string,
     private readonly source: string,
     private readonly pool: Cue14Pool,
+    private readonly readPart: ContextReader,
   ) {}
 
   /**
@@ -168,14 +175,8 @@ class CompiledCueTemplate implements CueTemplate {
     return { value: properties, issues: cueIssues(vet, schema, properties, options.strict ?? false) };
   }
 
-  async readContext(context: RenderContext): Promise<RenderContext> {
-    // A template that does not compile is reported by its evaluation; until then it gets all.
-    this.reads ??= this.pool.reads(this.source).catch(() => {
-      this.reads = undefined;
-      return null;
-    });
-    const paths = await this.reads;
-    return paths ? (pruneContext(context, paths) as RenderContext) : context;
+  readContext(context: RenderContext): Promise<RenderContext> {
+    return this.readPart(this.source, context);
   }
 
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
