@@ -127,7 +127,8 @@ export class WorkerPool<TTask, TResult> {
    * Terminates a worker once it has started. Node 20 can lose a worker terminated while it
    * is still loading its modules: its 'exit' never comes, so awaiting `terminate()` never
    * settles and a one-shot command ends with Node's exit code 13 instead of its own (seen
-   * in `oam render` under load, about one run in seven). A starting worker is let finish
+   * in CI's `oam render` test, and in one run in seven of a script doing the same under
+   * load). A starting worker is let finish
    * starting (it reports `ready`, or dies) and is then terminated the usual way.
    */
   private async stop(slot: Slot): Promise<void> {
