@@ -50,6 +50,7 @@ export class RendererService {
       cacheEntries: RENDER_CACHE_ENTRIES,
       cacheIdleMs: RENDER_CACHE_IDLE_MS,
       clock: this.options.clock,
+      longRunning: true,
     });
     registerRenderCacheMetrics(registry, this.current.renderer.cache);
   }

@@ -91,6 +91,7 @@ export class ClusterService implements OnApplicationShutdown {
       // A preview waits for its answer; a busy machine should not turn that into a timeout.
       timeoutMs: 15_000,
       cluster: { name: 'local', version: clusterVersionOf(version) },
+      longRunning: true,
     });
     this.schemaConfigMaps.start();
     await this.manager.start();

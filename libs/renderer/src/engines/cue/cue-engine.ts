@@ -21,6 +21,8 @@ export interface CueEngineOptions extends EngineOptions {
   poolSize?: number;
   /** Times the evaluation limit (tests pass a FakeClock). */
   clock?: Clock;
+  /** The process renders for long: see `Cue14PoolOptions.longRunning`. */
+  longRunning?: boolean;
 }
 
 export interface CueEngine {
@@ -69,6 +71,7 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
     timeoutMs: options.timeoutMs,
     size: options.poolSize,
     clock: options.clock,
+    longRunning: options.longRunning,
   });
   const readPart = contextReader(pool);
   return {

@@ -79,6 +79,12 @@ export interface Cue14PoolOptions {
   workerOptions?: WorkerOptions;
   /** Called with each worker started (tests read its captured streams). */
   onWorker?: (worker: Worker) => void;
+  /**
+   * The process renders for long (a controller, the API server): V8 may optimise the CUE
+   * module's hot code, which costs CPU at first and saves about 30% per render after.
+   * Process-wide, and fixed by the first CUE worker the process starts.
+   */
+  longRunning?: boolean;
 }
 
 export { CUE14_WORKER_FILE };
@@ -123,9 +129,13 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
   const pool = new WorkerPool<Cue14Task, unknown>({
     size: options.size ?? Math.max(1, Math.min(2, availableParallelism())),
     createWorker: () => {
+      // An early worker (`oam render`) is a short process's: a long-running pool starts its own.
       const worker =
-        (options.workerOptions ? undefined : takeEarlyCueWorker()) ??
-        new Worker(CUE14_WORKER_FILE, options.workerOptions);
+        (options.workerOptions || options.longRunning ? undefined : takeEarlyCueWorker()) ??
+        new Worker(CUE14_WORKER_FILE, {
+          ...options.workerOptions,
+          workerData: { longRunning: options.longRunning === true },
+        });
       options.onWorker?.(worker);
       return worker;
     },

@@ -5,7 +5,7 @@
 // `{ id, ok: false, error, errors?, fatal? }` per task, `fatal` once the Go runtime has died
 // (the pool then replaces this worker). Each template is compiled once per worker, kept by
 // its source (the Go side keys it by SHA-256).
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { CueEvalError, CueRuntimeDiedError, loadCue } from './wasm-runtime.mjs';
 
 /**
@@ -20,14 +20,15 @@ import { CueEvalError, CueRuntimeDiedError, loadCue } from './wasm-runtime.mjs';
  *   | { op: 'panic' } | { op: 'crash' }} Cue14Task
  */
 
-const cue = await loadCue();
+// The pool says whether this process renders for long (see loadCue).
+const cue = await loadCue({ longRunning: workerData?.longRunning === true });
 /**
  * Template source → its handle, or the error compiling it: a template that does not compile
  * is not compiled again (each compile of a source is kept by the CUE context for good).
  * @type {Map<string, string | Error>}
  */
 const handles = new Map();
-parentPort?.postMessage({ type: 'ready', loadMs: cue.loadMs });
+parentPort?.postMessage({ type: 'ready', loadMs: cue.loadMs, longRunning: cue.longRunning });
 
 /** @param {string} source */
 function handleOf(source) {
