@@ -45,6 +45,29 @@ describe('oam render', () => {
     expect(list.items.map((i: { kind: string }) => i.kind)).toEqual(['Deployment', 'Service']);
   });
 
+  it('prints YAML that kubectl (YAML 1.1) reads back as the same values: `yes` stays a string', () => {
+    const text = [
+      'apiVersion: core.oam.dev/v1beta1',
+      'kind: Application',
+      'metadata: {name: w}',
+      'spec:',
+      '  components:',
+      '    - name: w',
+      '      type: worker',
+      '      properties: {image: busybox}',
+      '      traits:',
+      '        - type: labels',
+      '          properties: {exposed: "yes", tier: "on", mode: "0777"}',
+      '',
+    ].join('\n');
+    const yaml = oam(['render', '-f', '-'], text);
+    const json = oam(['render', '-f', '-', '-o', 'json'], text);
+    expect([yaml.code, json.code]).toEqual([0, 0]);
+    const asKubectlReads = parseAllDocuments(yaml.stdout, { version: '1.1' }).map((d) => d.toJS());
+    expect(asKubectlReads).toEqual(JSON.parse(json.stdout).items);
+    expect(asKubectlReads[0].metadata.labels).toMatchObject({ exposed: 'yes', tier: 'on', mode: '0777' });
+  });
+
   it('reads stdin with -f -', () => {
     const text =
       'apiVersion: core.oam.dev/v1beta1\nkind: Component\nmetadata: {name: w}\nspec: {type: worker, properties: {image: busybox}}\n';

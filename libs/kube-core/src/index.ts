@@ -2,7 +2,7 @@
  * Kubernetes primitives written once, shared by every other lib: object and
  * meta types, GroupVersionKind/Resource, keys, label and field selectors,
  * owner references and finalizers, stable JSON and hashing, JSON patch and
- * merge patch, the injectable Clock and the polling wait.
+ * merge patch, YAML as kubectl reads it, the injectable Clock and the polling wait.
  */
 export type {
   JsonObject,
@@ -35,3 +35,4 @@ export { realClock, sleepOn, type Clock, type TimerHandle } from './clock/clock.
 export { FakeClock } from './clock/fake-clock.js';
 export { IdleCache, type IdleCacheOptions } from './cache/idle-cache.js';
 export { describeValue, eventually, type EventuallyOptions } from './wait/eventually.js';
+export { toKubeYaml } from './yaml/kube-yaml.js';

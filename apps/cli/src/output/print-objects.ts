@@ -1,5 +1,4 @@
-import { stringify } from 'yaml';
-import { type TypedObject } from '#kube-core';
+import { toKubeYaml, type TypedObject } from '#kube-core';
 
 export type OutputFormat = 'yaml' | 'json';
 
@@ -7,7 +6,7 @@ export type OutputFormat = 'yaml' | 'json';
 export function formatObjects(objects: readonly TypedObject[], format: OutputFormat): string {
   const items = objects.map(headerFirst);
   if (format === 'json') return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', items }, null, 2)}\n`;
-  return items.map((o) => stringify(o, { lineWidth: 0 })).join('---\n');
+  return items.map((o) => toKubeYaml(o)).join('---\n');
 }
 
 /** Templates build objects in any key order; people read apiVersion, kind and metadata first. */

@@ -4,7 +4,8 @@ import { stringify } from 'yaml';
 export function Yaml({ value, label }: { value: unknown; label: string }) {
   return (
     <pre className="yaml" aria-label={label} tabIndex={0}>
-      {stringify(value, { lineWidth: 0 })}
+      {/* As YAML 1.1, which kubectl reads: `yes`, `on`, `0777` stay quoted strings (see toKubeYaml). */}
+      {stringify(value, { version: '1.1', lineWidth: 0 })}
     </pre>
   );
 }

@@ -1,6 +1,6 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
+import { toKubeYaml } from '#kube-core';
 
 export const CONTEXT_NAME = 'oam-local';
 
@@ -23,7 +23,7 @@ export function writeKubeconfig(stateDir: string, url: string, caCert: string, t
     'current-context': CONTEXT_NAME,
     preferences: {},
   };
-  writeFileSync(path, stringify(config), { mode: 0o600 });
+  writeFileSync(path, toKubeYaml(config), { mode: 0o600 });
   chmodSync(path, 0o600);
   return path;
 }

@@ -1,5 +1,4 @@
-import { stringify } from 'yaml';
-import type { KubeObject } from '#kube-core';
+import { toKubeYaml, type KubeObject } from '#kube-core';
 
 /** Fields the server changes on every write, or that only say who wrote what: noise in a diff. */
 const VOLATILE = ['managedFields', 'resourceVersion', 'generation', 'uid', 'creationTimestamp'] as const;
@@ -36,5 +35,5 @@ function maskSecrets(a: Record<string, unknown> | undefined, b: Record<string, u
 }
 
 function toYaml(object: unknown): string {
-  return stringify(object, { sortMapEntries: true, lineWidth: 0 });
+  return toKubeYaml(object, { sortKeys: true });
 }

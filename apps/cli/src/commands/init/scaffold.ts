@@ -1,5 +1,5 @@
+import { toKubeYaml } from '#kube-core';
 import type { Definition } from '#api';
-import { stringify } from 'yaml';
 import { sample } from '../def/vet.js';
 
 export const DEFAULT_TYPE = 'webservice';
@@ -57,7 +57,7 @@ export function scaffold(
   split: boolean,
 ): ScaffoldFile[] {
   const type = input.definition.metadata.name!;
-  const yaml = (o: unknown) => stringify(o, { lineWidth: 0 });
+  const yaml = (o: unknown) => toKubeYaml(o);
   if (!split)
     return [
       {

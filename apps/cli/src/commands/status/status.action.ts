@@ -1,4 +1,4 @@
-import { stringify } from 'yaml';
+import { toKubeYaml } from '#kube-core';
 import { isNotFound } from '#runtime';
 import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
@@ -26,7 +26,7 @@ export async function runStatus(name: string, flags: StatusFlags): Promise<numbe
     if (flags.watch) return await watch(name, namespace, session);
     const view = await findView(name, namespace, session);
     if (flags.output === 'json') process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
-    else if (flags.output === 'yaml') process.stdout.write(stringify(view, { lineWidth: 0 }));
+    else if (flags.output === 'yaml') process.stdout.write(toKubeYaml(view));
     else process.stdout.write(formatTree(view));
     return EXIT.OK;
   } finally {
