@@ -41,11 +41,7 @@ export function createRenderer(
     cacheIdleMs?: number;
     /** The render cache's clock (default the wall clock). */
     clock?: Clock;
-    /**
-     * The process renders for long (a controller, the API server), so CUE's WebAssembly
-     * is worth optimising: more CPU at first, about 30% less per render after. Leave it
-     * off for a short process (`oam render`). Process-wide: the first renderer's choice holds.
-     */
+    /** The process renders for long (a controller, the API server): see `Cue14PoolOptions.longRunning`. */
     longRunning?: boolean;
   } = {},
 ): RendererHandle {
