@@ -11,6 +11,7 @@ import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
 import { prepareServiceIps } from '../cluster-ips/service-ips.js';
 import { copySharingStored, share } from './shared-copy.js';
+import { unknownFieldPaths } from './unknown-fields.js';
 import { admit, decodeObject, requireNamespace, settleNamespace, type Prepare } from './admission.js';
 import {
   MODIFIED_MESSAGE,
@@ -173,7 +174,8 @@ export class ObjectWriter {
         );
       }
       applied.metadata.name = name;
-      settleNamespace(info, applied, namespace);
+      // The namespace is settled on the result, as kube checks it after the patch: SMD's errors
+      // name the applied object as sent (`/name` when it names no namespace).
       const live = current ? toExternal(info, current.object) : undefined;
       if (!live && subresource) throw notFound(info, name);
       const merged = serverSideApply({
@@ -184,7 +186,9 @@ export class ObjectWriter {
         gvk: gvkOf(info),
         now,
         subresource,
+        undeclared: (obj) => unknownFieldPaths(this.core, info, obj),
       }) as StoredObject;
+      settleNamespace(info, merged, namespace);
       if (!current)
         return {
           object: this.create(info, namespace, merged, { ...opts, ownsBody: false }, true),

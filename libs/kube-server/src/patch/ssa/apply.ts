@@ -28,6 +28,7 @@ import { mergeApplied, removeItems } from './merge.js';
 import { takeOwnership } from './ownership.js';
 import { appliedFieldSet, compareObjects, TypedValueError } from './typed.js';
 import { capUpdateManagers, withoutManagedFields } from './shared.js';
+import { undeclaredFieldErrors, validationErrorsText } from './undeclared.js';
 
 export interface ServerSideApplyArgs {
   live: object | undefined;
@@ -37,6 +38,11 @@ export interface ServerSideApplyArgs {
   gvk: GroupVersionKind;
   now: string;
   subresource?: string;
+  /**
+   * The fields of the applied configuration its kind's schema does not declare (strict
+   * decoding's paths): SMD cannot make a typed value of it, whatever fieldValidation says.
+   */
+  undeclared?: (applied: JsonObject) => string[];
 }
 
 export function serverSideApply(args: ServerSideApplyArgs): object {
@@ -56,7 +62,7 @@ export function serverSideApply(args: ServerSideApplyArgs): object {
     apiVersion: apiVersionOf(gvk),
     time: now,
     ...(subresource ? { subresource } : {}),
-    set: withoutResetFields(typedAppliedSet(applied, schema), subresource),
+    set: withoutResetFields(typedAppliedSet(applied, schema, args.undeclared?.(applied) ?? []), subresource),
   };
   const withApplier: Managers = new Map(managers).set(applierId, applier);
 
@@ -128,14 +134,17 @@ function decodeLiveManagers(live: JsonObject | undefined): Managers {
   }
 }
 
-function typedAppliedSet(applied: JsonObject, schema: TypeSchema): FieldSet {
+/** ObjectToTyped of the applied configuration: its field set, or the error SMD's validation gives. */
+function typedAppliedSet(applied: JsonObject, schema: TypeSchema, undeclared: string[]): FieldSet {
+  const meta = isJsonObject(applied.metadata) ? applied.metadata : {};
+  const object = `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}; ${gvkString(schema.gvk)}`;
+  const fail = (text: string) => internalError(`failed to create typed patch object (${object}): ${text}`);
+  if (undeclared.length) throw fail(validationErrorsText(undeclaredFieldErrors(applied, undeclared, schema)));
   try {
     return appliedFieldSet(applied, schema);
   } catch (err) {
     if (!(err instanceof TypedValueError)) throw err;
-    const meta = isJsonObject(applied.metadata) ? applied.metadata : {};
-    const object = `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}; ${gvkString(schema.gvk)}`;
-    throw internalError(`failed to create typed patch object (${object}): ${err.message}`);
+    throw fail(err.message);
   }
 }
 
