@@ -15,7 +15,13 @@ import {
 import type { ResourceRoute } from '../router.js';
 import { columnsFor, toTable } from '../../table/table.js';
 import type { WatchHub } from '../watch.js';
-import { deleteOptions, listQuery, writeOptions } from './params.js';
+import {
+  deleteOptions,
+  listQuery,
+  sendInitialEventsOf,
+  validateWatchOptions,
+  writeOptions,
+} from './params.js';
 import { handleScale } from './scale.js';
 import { handleSubjectAccessReview } from './subjectaccessreview.js';
 import { handleTokenRequest } from './tokenrequest.js';
@@ -216,27 +222,9 @@ function startWatch(
   info: ResourceInfo,
   ns: string | undefined,
   query: URLSearchParams,
-): void {
+): void | Promise<void> {
   requireVerb(info, 'watch');
-  if (query.get('resourceVersionMatch') && query.get('sendInitialEvents') === null) {
-    throw new ApiError(
-      422,
-      'Invalid',
-      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-      {
-        group: 'meta.k8s.io',
-        kind: 'ListOptions',
-        causes: [
-          {
-            reason: 'FieldValueForbidden',
-            message:
-              'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-            field: 'resourceVersionMatch',
-          },
-        ],
-      },
-    );
-  }
+  validateWatchOptions(query);
   const filter = compileFilter(
     info,
     query.get('labelSelector') ?? undefined,
@@ -246,7 +234,7 @@ function startWatch(
   const columns = table ? columnsFor(info, ctx.objects.core.crds) : [];
   const includeObject = query.get('includeObject') ?? undefined;
   const timeout = query.get('timeoutSeconds');
-  ctx.watches.start(
+  return ctx.watches.start(
     {
       info,
       namespace: ns,
@@ -254,7 +242,7 @@ function startWatch(
       resourceVersion: query.get('resourceVersion') ?? undefined,
       timeoutSeconds: timeout ? Number(timeout) : undefined,
       allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true',
-      sendInitialEvents: query.get('sendInitialEvents') === 'true',
+      sendInitialEvents: sendInitialEventsOf(query),
       render: table
         ? (obj) =>
             toTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, { includeObject })
