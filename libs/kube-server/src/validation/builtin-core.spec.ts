@@ -33,7 +33,9 @@ describe('validateBuiltin: every served kind', () => {
     expect(validateBuiltin(slice, { metadata: { name: 's' }, endpoints: [] })).toEqual([
       { field: 'addressType', reason: 'FieldValueRequired', message: 'Required value' },
     ]);
-    expect(validateBuiltin(core('Node'), { metadata: { name: 'n' }, spec: { unschedulable: 'yes' } })).toEqual([
+    expect(
+      validateBuiltin(core('Node'), { metadata: { name: 'n' }, spec: { unschedulable: 'yes' } }),
+    ).toEqual([
       {
         field: 'spec.unschedulable',
         reason: 'FieldValueTypeInvalid',
