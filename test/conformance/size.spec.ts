@@ -141,3 +141,48 @@ describe.each([deployments, widgets])('the size of %s', (kind: Kind) => {
     }
   });
 });
+
+describe('the size of a ConfigMap', () => {
+  it('its data is capped at 1 MiB before etcd is asked: 422 naming the limit', async () => {
+    const res = await target().http.post(`/api/v1/namespaces/${ns}/configmaps`, {
+      metadata: { name: 'cm-over' },
+      data: { a: 'x'.repeat(1024 * 1024 + 1) },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json()).toMatchObject({
+      message: 'ConfigMap "cm-over" is invalid: []: Too long: may not be more than 1048576 bytes',
+      reason: 'Invalid',
+      details: {
+        name: 'cm-over',
+        kind: 'ConfigMap',
+        causes: [
+          {
+            reason: 'FieldValueTooLong',
+            message: 'Too long: may not be more than 1048576 bytes',
+            field: '[]',
+          },
+        ],
+      },
+    });
+  });
+
+  it('annotations are capped at 256 KiB: 422 naming metadata.annotations', async () => {
+    const res = await target().http.post(`/api/v1/namespaces/${ns}/configmaps`, {
+      metadata: { name: 'cm-annotated', annotations: { a: 'x'.repeat(256 * 1024 + 1) } },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json()).toMatchObject({
+      message:
+        'ConfigMap "cm-annotated" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes',
+      details: {
+        causes: [
+          {
+            reason: 'FieldValueTooLong',
+            message: 'Too long: may not be more than 262144 bytes',
+            field: 'metadata.annotations',
+          },
+        ],
+      },
+    });
+  });
+});
