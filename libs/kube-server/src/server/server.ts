@@ -4,7 +4,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { Clock } from '#kube-core';
+import { realClock, type Clock } from '#kube-core';
 import { authenticate, loadOrCreateToken } from './auth.js';
 import { controllerContext, type ServerController } from '../controllers/in-process.js';
 import type { Core, Logger } from '../core.js';
@@ -84,8 +84,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   crds.attach(store);
   const crdSchema = (r: ResourceInfo) => crds.openApiSchema(r);
   const objects = new ObjectService(core);
-  const watches = new WatchHub(core, options.clock);
-  const ctx: ResourceContext = { objects, watches, token };
+  const clock = options.clock ?? realClock;
+  const watches = new WatchHub(core, clock);
+  const ctx: ResourceContext = { objects, watches, token, clock };
   let address = '';
 
   const server: Server = createServer(

@@ -1,4 +1,4 @@
-import { apiVersionOf, type StoredObject } from '#kube-core';
+import { apiVersionOf, type Clock, type StoredObject } from '#kube-core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { patchKindFromContentType } from '../../patch/index.js';
 import type { WriteOptions } from '../../core.js';
@@ -22,6 +22,7 @@ import {
   validateWatchOptions,
   writeOptions,
 } from './params.js';
+import { untilReadable } from './fresh-read.js';
 import { handleScale } from './scale.js';
 import { handleSubjectAccessReview } from './subjectaccessreview.js';
 import { handleTokenRequest } from './tokenrequest.js';
@@ -32,6 +33,8 @@ export interface ResourceContext {
   watches: WatchHub;
   /** The bearer token, for TokenReview (and the key ServiceAccount tokens are signed with). */
   token: string;
+  /** What a read's wait for a resourceVersion not committed yet is timed on. */
+  clock: Clock;
 }
 
 const notServed = () => new ApiError(404, 'NotFound', 'the server could not find the requested resource');
@@ -80,7 +83,9 @@ export async function handleResource(
       const watching = r.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';
       if (watching) return startWatch(ctx, req, res, info, ns, query);
       requireVerb(info, 'list');
-      const result = ctx.objects.list(info, ns, listQuery(query));
+      const q = listQuery(query);
+      await untilReadable(ctx.objects.core.store, ctx.clock, query, res);
+      const result = ctx.objects.list(info, ns, q);
       return sendJson(
         res,
         200,
@@ -112,6 +117,7 @@ export async function handleResource(
   switch (method) {
     case 'GET': {
       requireVerb(info, 'get');
+      await untilReadable(ctx.objects.core.store, ctx.clock, query, res);
       const obj = ctx.objects.get(info, ns, name);
       const body = wantsTable(accept)
         ? toTable(
