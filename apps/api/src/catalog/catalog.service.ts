@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DESCRIPTION_ANNOTATION, type Definition } from '#api';
-import { schemaConfigMapName, SCHEMA_KEY } from '#controller';
+import {
+  COMPONENT_DEFINITIONS,
+  DESCRIPTION_ANNOTATION,
+  SCHEMA_KEY,
+  schemaConfigMapName,
+  TRAIT_DEFINITIONS,
+  type Definition,
+} from '#api';
 import { parameterOpenApiSchema, RenderError, RenderErrors } from '#renderer';
 import { NAMESPACE_INDEX, type ResourceKind } from '#runtime';
 import { ApiProblem } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
-import { COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS } from '../kube/kinds.js';
 import type { CatalogDetail, CatalogEntry } from './catalog.dto.js';
 import { exampleFor } from './example.js';
 import { openApiToJsonSchema } from './json-schema.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApplicationSchema, ComponentSchema, TraitSchema } from '#api';
+import { ApplicationSchema, ComponentSchema, REVISION_ANNOTATIONS, TraitSchema } from '#api';
 import {
   ApplicationListSchema,
   ApplicationViewSchema,
@@ -305,7 +305,7 @@ export const ROUTES = {
   rollback: {
     method: 'post',
     path: `${APP}/rollback`,
-    summary: 'roll back to a revision (the controller’s app.oam.dev/rollback-to-revision annotation)',
+    summary: `roll back to a revision (the controller’s ${REVISION_ANNOTATIONS.rollbackTo} annotation)`,
     access: appAccess('patch'),
     status: 202,
     body: { schema: RollbackRequestSchema, contentType: 'application/json', required: true },

@@ -9,19 +9,6 @@ import { ensurePlane } from '../plane/start.js';
 import { clusterError } from './kube-errors.js';
 import { chooseTarget, type TargetChoice, type TargetFlags } from './target.js';
 
-export const OAM_KINDS = {
-  Application: oam('Application', 'applications'),
-  Component: oam('Component', 'components'),
-  Trait: oam('Trait', 'traits'),
-  ComponentDefinition: oam('ComponentDefinition', 'componentdefinitions'),
-  TraitDefinition: oam('TraitDefinition', 'traitdefinitions'),
-  ApplicationRevision: oam('ApplicationRevision', 'applicationrevisions'),
-} as const;
-
-function oam(kind: string, plural: string): ResourceKind {
-  return { group: 'core.oam.dev', version: 'v1beta1', plural, kind, namespaced: true };
-}
-
 /** A connection to the target: the local plane or the kubeconfig's cluster. */
 export class Session {
   readonly mapper: RestMapper;
