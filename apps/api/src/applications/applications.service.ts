@@ -6,8 +6,8 @@ import { ApiProblem, invalid } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
 import type { ApplicationView } from './application.dto.js';
 import { applicationView } from './application-view.js';
-import { ObjectStore } from './object-store.js';
 import { PreviewService, type Preview } from './preview.service.js';
+import { ApplicationStore } from './stores.js';
 
 /**
  * Applications: reads from the informer cache, writes to the API server as
@@ -19,12 +19,9 @@ export class ApplicationsService {
   constructor(
     private readonly cluster: ClusterService,
     private readonly preview: PreviewService,
-  ) {
-    this.store = new ObjectStore(cluster, preview, 'Application');
-  }
-
-  /** The Applications' CRUD; the other routes below read through it too. */
-  readonly store: ObjectStore;
+    /** The Applications' CRUD; the routes below read through it too. */
+    private readonly store: ApplicationStore,
+  ) {}
 
   requireNamespace(namespace: string): void {
     this.store.requireNamespace(namespace);
