@@ -1,4 +1,4 @@
-/** The OAM controller: reconciles Applications into running, healthy workloads (issue 12). */
+/** The OAM controller: reconciles Applications into running, healthy workloads. */
 export { startController, type RunningController } from './start-controller.js';
 export { ControllerModule } from './controller.module.js';
 export { ControllerStartError } from './controller.runner.js';

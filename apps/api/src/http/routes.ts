@@ -43,7 +43,7 @@ export interface RouteSpec {
 }
 
 const V1 = '/api/v1';
-/** Swagger UI and the document it shows (the issue's paths; `/api/v1/openapi.json` is the same document). */
+/** Swagger UI and the document it shows (`/api/v1/openapi.json` is the same document). */
 export const DOCS_PATH = '/api/docs';
 export const OPENAPI_PATH = '/api/openapi.json';
 const APPS = `${V1}/namespaces/{namespace}/applications`;

@@ -17,7 +17,7 @@ export interface DefinitionCatalog {
 }
 
 /**
- * Definitions held in memory. Lookup follows the design: the application's
+ * Definitions held in memory. A lookup tries the application's
  * namespace first, then the system namespace; a definition without a
  * namespace (as in a file given to `oam render`) or in KubeVela's
  * `vela-system` counts as a system one.
