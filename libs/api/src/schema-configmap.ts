@@ -2,7 +2,7 @@ import type { Definition } from './definitions.js';
 
 /**
  * Where the controller publishes each definition's parameter schema, as
- * KubeVela does, so KubeVela's tools, the CLI and the REST API read it there.
+ * KubeVela does, so KubeVela's tools and the REST API read it there.
  */
 
 /** The ConfigMap's key holding the schema (JSON). */
