@@ -2,6 +2,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { loadBuiltinDefinitions } from '#definitions';
 import { NoKindMatchError, type Controller } from '#runtime';
 import {
+  ACTORS,
   API_VERSION,
   APPLICATION_REVISIONS,
   APPLICATIONS,
@@ -159,7 +160,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       if (routesTo(owner, APPLICATIONS.kind)) built.apps?.enqueue(r, priority);
       if (routesTo(owner, COMPONENTS.kind)) built.components?.enqueue(r, priority);
     });
-    const events = manager.eventRecorder('oam-controller');
+    const events = manager.eventRecorder(ACTORS.controller);
     const deps = {
       client: manager.client,
       mapper,

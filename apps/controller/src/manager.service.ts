@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { jsonLogger, Manager, type RestMapper } from '#runtime';
-import { CONTROLLER_NAMESPACE, FIELD_MANAGERS, LEADER_LEASE } from '#api';
+import { ACTORS, CONTROLLER_NAMESPACE, FIELD_MANAGERS, LEADER_LEASE } from '#api';
 import { controllerCacheTransform } from './host/cache-transform.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 
@@ -14,7 +14,7 @@ export class ManagerService {
     this.manager = new Manager({
       kubeConfig: options.kubeConfig,
       fieldManager: FIELD_MANAGERS.controller,
-      logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-controller' } }),
+      logger: options.logger ?? jsonLogger({ fields: { logger: ACTORS.controller } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
       informers: {

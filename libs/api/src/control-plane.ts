@@ -15,14 +15,22 @@ export const HEARTBEAT_LEASE = 'oam-controller-heartbeat';
 /** The Lease whose holder reconciles, when several replicas run with leader election. */
 export const LEADER_LEASE = 'oam-controller-leader';
 
-/** Who owns which fields under server-side apply: each writer's field manager. */
-export const FIELD_MANAGERS = {
+/**
+ * The name each program of the platform goes by wherever it shows who acted:
+ * its user agent, the source of its Events, the `logger` field of its logs.
+ */
+export const ACTORS = {
   controller: 'oam-controller',
+  cli: 'oam-cli',
+  api: 'oam-api',
+} as const;
+
+/** Who owns which fields under server-side apply: each writer, by its name. */
+export const FIELD_MANAGERS = {
+  ...ACTORS,
   /**
    * Holds only fields being handed to someone else (an HPA's `spec.replicas`),
    * so server-side apply keeps them while the controller stops applying them.
    */
-  handover: 'oam-controller-handover',
-  cli: 'oam-cli',
-  api: 'oam-api',
+  handover: `${ACTORS.controller}-handover`,
 } as const;

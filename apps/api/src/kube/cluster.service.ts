@@ -1,5 +1,6 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import {
+  ACTORS,
   APPLICATION_REVISIONS,
   APPLICATIONS,
   COMPONENT_DEFINITIONS,
@@ -54,7 +55,7 @@ export class ClusterService implements OnApplicationShutdown {
     this.manager = new Manager({
       kubeConfig: options.kubeConfig,
       fieldManager: FIELD_MANAGERS.api,
-      logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-api' } }),
+      logger: options.logger ?? jsonLogger({ fields: { logger: ACTORS.api } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
       // Also bounds a kind first read by /resources that the API may not list (then reported there).

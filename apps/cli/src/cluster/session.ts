@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeTransport, RestMapper, ResourceClient, type ResourceKind } from '#runtime';
 import { EXIT } from '../output/exit-codes.js';
@@ -72,7 +73,7 @@ export function resolveTarget(flags: TargetFlags): TargetChoice {
 export async function connect(choice: TargetChoice, options: ConnectOptions): Promise<Session> {
   if (choice.kind === 'cluster') {
     const transport = new KubeTransport(choice.kubeConfig, {
-      userAgent: 'oam-cli',
+      userAgent: ACTORS.cli,
       qps: 50,
       burst: 100,
       onResponse: httpTrace(),
@@ -114,7 +115,7 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
     );
   }
   const transport = new KubeTransport(kc, {
-    userAgent: 'oam-cli',
+    userAgent: ACTORS.cli,
     qps: 50,
     burst: 100,
     onResponse: httpTrace(),
