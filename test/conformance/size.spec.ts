@@ -142,6 +142,36 @@ describe.each([deployments, widgets])('the size of %s', (kind: Kind) => {
   });
 });
 
+describe('managedFields that make an object too big', () => {
+  // 70,000 keys: about 1 MB of object, and as much again of managedFields listing each key.
+  const manyKeys = () => Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`k${i}`, '']));
+  const widgetOf = (name: string) => widget(name, { color: 'red', free: manyKeys() }, crd.group);
+
+  it('are dropped by a create or update, which stores the object without them', async () => {
+    const created = await target().http.post(crd.path(ns), widgetOf('many-keys'));
+    expect(created.status).toBe(201);
+    expect(created.json().metadata.managedFields).toBeUndefined();
+    const stored = (await target().http.get(crd.path(ns, 'many-keys'))).json();
+    expect(Object.keys(stored.spec.free)).toHaveLength(70_000);
+    expect(stored.metadata.managedFields).toBeUndefined();
+    const updated = await target().http.put(crd.path(ns, 'many-keys'), {
+      ...widgetOf('many-keys'),
+      metadata: { name: 'many-keys', resourceVersion: stored.metadata.resourceVersion, labels: { a: 'b' } },
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.json().metadata.managedFields).toBeUndefined();
+  });
+
+  it('refuse an apply, whose managedFields are what it is about', async () => {
+    const res = await target().http.patch(
+      `${crd.path(ns, 'many-keys-applied')}?fieldManager=m`,
+      APPLY,
+      widgetOf('many-keys-applied'),
+    );
+    expect([res.status, res.json()]).toEqual([500, tooLargeForEtcd]);
+  });
+});
+
 describe('the size of a ConfigMap', () => {
   it('its data is capped at 1 MiB before etcd is asked: 422 naming the limit', async () => {
     const res = await target().http.post(`/api/v1/namespaces/${ns}/configmaps`, {

@@ -5,6 +5,7 @@ import type { Core, WriteOptions } from '../core.js';
 import { CRD_KEY, establishedStatus } from '../resources/crds.js';
 import { ApiError } from '../errors.js';
 import { storageKey, tracksGeneration, type ResourceInfo } from '../resources/builtin.js';
+import { TooLargeToStore } from '../store/size-limit.js';
 import type { StoredEntry } from '../store/types.js';
 import { isJsonObject, type StoredObject } from '#kube-core';
 import { validateUpdate } from '../validation/index.js';
@@ -116,7 +117,7 @@ export class ObjectWriter {
     if (!applied) {
       admitted.metadata.managedFields = this.managedFields(info, undefined, step?.decoded ?? admitted, opts);
     }
-    return this.commit(info, admitted, opts);
+    return this.commit(info, admitted, opts, applied);
   }
 
   update(
@@ -248,7 +249,7 @@ export class ObjectWriter {
       admitted.metadata.managedFields = this.managedFields(info, live, written, opts, subresource);
     }
     if (sameContent(admitted, live)) return live;
-    return this.commit(info, admitted, opts);
+    return this.commit(info, admitted, opts, applied);
   }
 
   /**
@@ -316,7 +317,7 @@ export class ObjectWriter {
   }
 
   /** Stores (or, for a deleting object whose last finalizer went, removes) the object; dryRun stores nothing. */
-  private commit(info: ResourceInfo, obj: StoredObject, opts: WriteOptions): StoredObject {
+  private commit(info: ResourceInfo, obj: StoredObject, opts: WriteOptions, applied: boolean): StoredObject {
     if (obj.metadata.managedFields && !obj.metadata.managedFields.length) delete obj.metadata.managedFields;
     if (storageKey(info) === CRD_KEY) {
       const terminating = (
@@ -344,6 +345,20 @@ export class ObjectWriter {
         );
       return toExternal(info, removed);
     }
-    return toExternal(info, this.core.store.put(key, stored));
+    return toExternal(info, this.put(key, stored, applied));
+  }
+
+  /**
+   * kube-apiserver tries a write too big for etcd once more without its managedFields (they can
+   * be large), except an apply's, whose managedFields are what it is about.
+   */
+  private put(key: string, stored: StoredObject, applied: boolean): StoredObject {
+    try {
+      return this.core.store.put(key, stored);
+    } catch (err) {
+      if (!(err instanceof TooLargeToStore) || applied || !stored.metadata.managedFields) throw err;
+      const { managedFields: _dropped, ...metadata } = stored.metadata;
+      return this.core.store.put(key, { ...stored, metadata });
+    }
   }
 }

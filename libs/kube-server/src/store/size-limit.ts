@@ -18,9 +18,12 @@ function byteLength(text: string): number {
  * kinds, JSON for custom resources) and framing; the JSON text and key are close to it.
  */
 export function checkStoredSize(key: string, text: string): void {
-  if (byteLength(text) + key.length > MAX_STORED_BYTES) throw tooLargeToStore();
+  if (byteLength(text) + key.length > MAX_STORED_BYTES) throw new TooLargeToStore();
 }
 
-export function tooLargeToStore(): ApiError {
-  return new ApiError(500, '', 'etcdserver: request is too large');
+/** etcd's refusal as kube-apiserver passes it on: a bare 500. */
+export class TooLargeToStore extends ApiError {
+  constructor() {
+    super(500, '', 'etcdserver: request is too large');
+  }
 }
