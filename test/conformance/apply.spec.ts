@@ -284,3 +284,22 @@ describe('server-side apply of fields the schema does not declare', () => {
     expect(res.json().spec.template.spec.foo).toBeUndefined();
   });
 });
+
+describe('an object whose managedFields were reset', () => {
+  it('stays without them through updates; the first apply gives its other fields to before-first-apply', async () => {
+    const http = target().http;
+    await http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('reset', { a: '1' }));
+    const reset = await http.patch(cm('reset'), 'application/merge-patch+json', {
+      metadata: { managedFields: [{}] },
+    });
+    expect(reset.json().metadata.managedFields).toBeUndefined();
+    const updated = await http.patch(cm('reset'), 'application/merge-patch+json', { data: { b: '2' } });
+    expect(updated.json().data).toEqual({ a: '1', b: '2' });
+    expect(updated.json().metadata.managedFields).toBeUndefined();
+    const applied = await apply(cm('reset'), configMap('reset', { c: '3' }), 'mgr-a');
+    expect(owners(applied.body)).toEqual({
+      'mgr-a/Apply': ['f:c'],
+      'before-first-apply/Update': ['.', 'f:a', 'f:b'],
+    });
+  });
+});

@@ -29,6 +29,7 @@ import { takeOwnership } from './ownership.js';
 import { appliedFieldSet, compareObjects, TypedValueError } from './typed.js';
 import { capUpdateManagers, withoutManagedFields } from './shared.js';
 import { undeclaredFieldErrors, validationErrorsText } from './undeclared.js';
+import { updateManagedFields } from './update.js';
 
 export interface ServerSideApplyArgs {
   live: object | undefined;
@@ -51,7 +52,7 @@ export function serverSideApply(args: ServerSideApplyArgs): object {
   const applied = validateApplied(args.applied, gvk);
   const schema = schemaFor(gvk);
   const live = isJsonObject(args.live) ? args.live : undefined;
-  const managers = decodeLiveManagers(live);
+  const managers = beforeFirstApply(decodeLiveManagers(live), live, gvk, now);
   const liveBody = live ? withoutManagedFields(live) : {};
 
   const applierId = managerId({ manager, operation: 'Apply', apiVersion: apiVersionOf(gvk), subresource });
@@ -124,6 +125,28 @@ function validateApplied(applied: unknown, gvk: GroupVersionKind): JsonObject {
     throw badRequest('metadata.managedFields must be nil');
   }
   return applied;
+}
+
+/**
+ * kube's skipNonApplied: a live object nobody manages gets its fields owned by
+ * `before-first-apply` (an Update from nothing to it) before its first apply.
+ */
+function beforeFirstApply(
+  managers: Managers,
+  live: JsonObject | undefined,
+  gvk: GroupVersionKind,
+  now: string,
+): Managers {
+  if (!live || managers.size) return managers;
+  const entries = updateManagedFields({
+    before: undefined,
+    after: live,
+    manager: 'before-first-apply',
+    operation: 'Update',
+    gvk,
+    now,
+  });
+  return decodeManagedFields(entries, true);
 }
 
 function decodeLiveManagers(live: JsonObject | undefined): Managers {

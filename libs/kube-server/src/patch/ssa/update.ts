@@ -39,9 +39,12 @@ export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedField
     ...goStructs(after, schema.builtIn),
     ...(args.before ? withoutManagedFields(args.before) : {}),
   };
+  const starting = startingManagers(args);
+  // kube's skipNonApplied: an existing object nobody manages stays unmanaged until its first apply.
+  if (args.before && !starting.size) return [];
   const comparison = compareObjects(base, after, schema);
 
-  const { managers } = takeOwnership(startingManagers(args), CURRENT_OPERATION, comparison);
+  const { managers } = takeOwnership(starting, CURRENT_OPERATION, comparison);
   const written = stripMeta(withoutResetFields(comparison.modified.union(comparison.added), subresource));
   if (!written.isEmpty()) {
     const id = managerId({ manager, operation: 'Update', apiVersion, subresource });
