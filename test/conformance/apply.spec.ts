@@ -1,4 +1,4 @@
-import { useTarget } from './target.js';
+import { eventually, useTarget } from './target.js';
 
 /** Server-side apply: field ownership per manager, conflicts, force, removal of fields no longer applied. */
 const target = useTarget();
@@ -301,5 +301,97 @@ describe('an object whose managedFields were reset', () => {
       'mgr-a/Apply': ['f:c'],
       'before-first-apply/Update': ['.', 'f:a', 'f:b'],
     });
+  });
+});
+
+describe('server-side apply of a custom resource with keyed lists', () => {
+  let things: string;
+  beforeAll(async () => {
+    const t = target();
+    const group = `${t.unique('things')}.conformance.example.com`;
+    const item = {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, port: { type: 'integer', default: 80 }, v: { type: 'string' } },
+    };
+    const created = await t.http.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `things.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      items: {
+                        type: 'array',
+                        'x-kubernetes-list-type': 'map',
+                        'x-kubernetes-list-map-keys': ['name', 'port'],
+                        items: item,
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    t.defer(async () => {
+      await t.http.delete(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.${group}`);
+    });
+    await eventually(
+      async () => (await t.http.get(`/apis/${group}/v1`)).status === 200 || undefined,
+      'Things served',
+    );
+    things = `/apis/${group}/v1/namespaces/${ns}/things`;
+  }, 30_000);
+
+  const thing = (items: object[]) => ({
+    apiVersion: things.split('/').slice(2, 4).join('/'),
+    kind: 'Thing',
+    metadata: { name: 'x' },
+    spec: { items },
+  });
+
+  it('merges the items two managers apply by their keys, each owning its own', async () => {
+    await apply(`${things}/x`, thing([{ name: 'one', v: '1' }]), 'mgr-a');
+    const res = await apply(`${things}/x`, thing([{ name: 'two', port: 81, v: '2' }]), 'mgr-b');
+    expect(res.status).toBe(200);
+    expect(res.body.spec.items).toEqual([
+      { name: 'one', port: 80, v: '1' },
+      { name: 'two', port: 81, v: '2' },
+    ]);
+    const fields = Object.fromEntries(
+      res.body.metadata.managedFields.map((m: any) => [
+        m.manager,
+        Object.keys(m.fieldsV1['f:spec']['f:items']),
+      ]),
+    );
+    expect(fields).toEqual({
+      'mgr-a': ['k:{"name":"one","port":80}'],
+      'mgr-b': ['k:{"name":"two","port":81}'],
+    });
+  });
+
+  it('names an undeclared field of an item by the item’s keys', async () => {
+    const res = await apply(`${things}/x`, thing([{ name: 'one', v: '1', foo: 1 }]), 'mgr-a');
+    expect(res.status).toBe(500);
+    expect(res.body.message).toBe(
+      `failed to create typed patch object (/x; ${thing([]).apiVersion}, Kind=Thing): .spec.items[name="one",port=80].foo: field not declared in schema`,
+    );
   });
 });

@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { applyPatch, serverSideApply, updateManagedFields, type PatchKind } from '../patch/index.js';
+import {
+  applyPatch,
+  rulesFromOpenApi,
+  serverSideApply,
+  updateManagedFields,
+  type PatchKind,
+  type RuleTable,
+} from '../patch/index.js';
 import { toExternal, toStorage } from '../convert/index.js';
 import type { Core, WriteOptions } from '../core.js';
 import { CRD_KEY, establishedStatus } from '../resources/crds.js';
@@ -188,6 +195,7 @@ export class ObjectWriter {
         now,
         subresource,
         undeclared: (obj) => unknownFieldPaths(this.core, info, obj),
+        rules: this.customRules(info),
       }) as StoredObject;
       settleNamespace(info, merged, namespace);
       if (!current)
@@ -313,7 +321,14 @@ export class ObjectWriter {
       gvk: gvkOf(info),
       now: nowTimestamp(),
       subresource,
+      rules: this.customRules(info),
     }) as unknown[];
+  }
+
+  /** A custom resource's list and map rules for managedFields, from its CRD's schema. */
+  private customRules(info: ResourceInfo): RuleTable | undefined {
+    const schema = info.crd ? this.core.crds.openApiSchema(info) : undefined;
+    return schema ? rulesFromOpenApi(schema) : undefined;
   }
 
   /** Stores (or, for a deleting object whose last finalizer went, removes) the object; dryRun stores nothing. */

@@ -14,6 +14,7 @@ import {
 import { ApiError } from '../../errors.js';
 import type { FieldSet } from '../fieldpath/set.js';
 import { gvkString, schemaFor, type TypeSchema } from '../schema/lookup.js';
+import type { RuleTable } from '../schema/rules.js';
 import { badRequest, internalError } from '../status.js';
 import { conflictError } from './conflicts.js';
 import { stripMeta, withoutResetFields } from './fields.js';
@@ -44,15 +45,17 @@ export interface ServerSideApplyArgs {
    * decoding's paths): SMD cannot make a typed value of it, whatever fieldValidation says.
    */
   undeclared?: (applied: JsonObject) => string[];
+  /** A custom resource's list and map rules, from its CRD (patch/schema/openapi-rules.ts). */
+  rules?: RuleTable;
 }
 
 export function serverSideApply(args: ServerSideApplyArgs): object {
   const { gvk, manager, now, subresource } = args;
   validateFieldManager(manager);
   const applied = validateApplied(args.applied, gvk);
-  const schema = schemaFor(gvk);
+  const schema = schemaFor(gvk, args.rules);
   const live = isJsonObject(args.live) ? args.live : undefined;
-  const managers = beforeFirstApply(decodeLiveManagers(live), live, gvk, now);
+  const managers = beforeFirstApply(decodeLiveManagers(live), live, args);
   const liveBody = live ? withoutManagedFields(live) : {};
 
   const applierId = managerId({ manager, operation: 'Apply', apiVersion: apiVersionOf(gvk), subresource });
@@ -134,8 +137,7 @@ function validateApplied(applied: unknown, gvk: GroupVersionKind): JsonObject {
 function beforeFirstApply(
   managers: Managers,
   live: JsonObject | undefined,
-  gvk: GroupVersionKind,
-  now: string,
+  { gvk, now, rules }: ServerSideApplyArgs,
 ): Managers {
   if (!live || managers.size) return managers;
   const entries = updateManagedFields({
@@ -145,6 +147,7 @@ function beforeFirstApply(
     operation: 'Update',
     gvk,
     now,
+    rules,
   });
   return decodeManagedFields(entries, true);
 }

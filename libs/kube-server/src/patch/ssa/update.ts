@@ -6,6 +6,7 @@
 import { apiVersionOf, type GroupVersionKind, isJsonObject, type JsonObject } from '#kube-core';
 import { FieldSet } from '../fieldpath/set.js';
 import { schemaFor } from '../schema/lookup.js';
+import type { RuleTable } from '../schema/rules.js';
 import { stripMeta, withoutResetFields } from './fields.js';
 import {
   decodeManagedFields,
@@ -26,13 +27,15 @@ export interface UpdateManagedFieldsArgs {
   gvk: GroupVersionKind;
   now: string;
   subresource?: string;
+  /** A custom resource's list and map rules, from its CRD (patch/schema/openapi-rules.ts). */
+  rules?: RuleTable;
 }
 
 const CURRENT_OPERATION = '\u0000current-operation';
 
 export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedFieldsEntry[] {
   const { gvk, manager, subresource } = args;
-  const schema = schemaFor(gvk);
+  const schema = schemaFor(gvk, args.rules);
   const apiVersion = apiVersionOf(gvk);
   const after = withoutManagedFields(args.after);
   const base = {
