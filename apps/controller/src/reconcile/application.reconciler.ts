@@ -1,15 +1,15 @@
 import type { Application } from '#api';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { APPLICATIONS } from '../constants.js';
-import { requeueOnConflict } from './conflict.js';
-import { finalize } from './finalize.js';
-import { OwnWrites } from './own-writes.js';
-import { ensureFinalizer } from './finalizer.js';
-import { joinApplication, rejectedTraits, type InvalidTraits, type JoinSources } from './join.js';
-import { releaseFor } from './release.js';
-import { pinnedSources, pinsOf } from './pinned-sources.js';
+import { requeueOnConflict } from './errors.js';
+import { finalize } from '../load/delete-applied.js';
+import { OwnWrites } from '../load/own-writes.js';
+import { ensureFinalizer } from '../load/finalizer.js';
+import { joinApplication, rejectedTraits, type InvalidTraits, type JoinSources } from '../join/join.js';
+import { releaseFor } from '../join/release.js';
+import { pinnedSources, pinsOf } from '../join/pinned-sources.js';
 import { RenderPipeline, type PipelineDeps, type PipelineInput } from './render-pipeline.js';
-import { ResolveMemo, unsupportedFields } from './resolve-application.js';
+import { ResolveMemo, unsupportedFields } from '../resolve/resolve.js';
 
 export interface ReconcilerDeps extends PipelineDeps {
   /** Whether objects in this namespace are ours to reconcile (--watch-namespace). */

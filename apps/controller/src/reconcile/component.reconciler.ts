@@ -2,12 +2,12 @@ import type { AppliedResource, Application, ApplicationStatus, Component } from 
 import { isControlledBy, type KubeObject } from '#kube-core';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { resourceKey } from '../apply/identity.js';
-import { deleteIfOurs } from '../apply/pruner.js';
+import { deleteIfOurs } from '../prune/pruner.js';
 import { COMPONENTS } from '../constants.js';
-import { mergeConditions, type ConditionInput } from './conditions.js';
-import { requeueOnConflict } from './conflict.js';
-import { finalize } from './finalize.js';
-import { ensureFinalizer } from './finalizer.js';
+import { mergeConditions, type ConditionInput } from '../status/conditions.js';
+import { requeueOnConflict } from './errors.js';
+import { finalize } from '../load/delete-applied.js';
+import { ensureFinalizer } from '../load/finalizer.js';
 import {
   joinApplication,
   joinComponent,
@@ -15,11 +15,11 @@ import {
   rendererOf,
   traitConditions,
   type InvalidTraits,
-} from './join.js';
-import { OwnWrites } from './own-writes.js';
+} from '../join/join.js';
+import { OwnWrites } from '../load/own-writes.js';
 import { describeRef } from '../apply/identity.js';
 import { RenderPipeline, type PipelineInput } from './render-pipeline.js';
-import { resolveApplication } from './resolve-application.js';
+import { resolveApplication } from '../resolve/resolve.js';
 import type { ReconcilerDeps } from './application.reconciler.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { AppliedResource, ApplicationStatus } from '#api';
 import { isControlledBy, type KubeObject, jsonEqual } from '#kube-core';
 import type { Client, Logger, ResourceKind, Result, RestMapper } from '#runtime';
-import { deleteIfOurs } from '../apply/pruner.js';
+import { deleteIfOurs } from '../prune/pruner.js';
 import { removeFinalizer } from './finalizer.js';
 
 /**

@@ -3,7 +3,7 @@ import type { DefinitionCatalog } from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
 import type { StoredPart } from '../revisions/snapshot.js';
 import type { JoinSources } from './join.js';
-import { traitTargetIndexFunc } from './oam-indexes.js';
+import { traitTargetIndexFunc } from './indexes.js';
 
 /** The standalone Components and Traits a revision stored, and which of them still hold. */
 export interface PartPins {

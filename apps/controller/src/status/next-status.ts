@@ -7,7 +7,7 @@ import type {
   ServiceStatus,
 } from '#api';
 import { isTrue, mergeConditions, type ConditionInput } from './conditions.js';
-import type { Revision } from './revision.js';
+import type { Revision } from '../revisions/numbered.js';
 
 export interface Observation {
   generation?: number;

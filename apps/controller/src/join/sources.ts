@@ -3,7 +3,7 @@ import type { DefinitionCatalog } from '#renderer';
 import type { Indexer } from '#runtime';
 import { type KubeObject } from '#kube-core';
 import type { JoinSources } from './join.js';
-import { COMPONENT_REF_INDEX, componentRefKey, TRAIT_TARGET_INDEX } from './oam-indexes.js';
+import { COMPONENT_REF_INDEX, componentRefKey, TRAIT_TARGET_INDEX } from './indexes.js';
 
 /** The join's reads over the informer caches: keyed gets and index lookups only. */
 export function cachedJoinSources(

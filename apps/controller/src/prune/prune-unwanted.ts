@@ -3,7 +3,7 @@ import { isControlledBy, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, Result, RestMapper } from '#runtime';
 import type { ApplyOutcome } from '../apply/applier.js';
 import { describeRef, identityKey, resourceKey } from '../apply/identity.js';
-import { prune } from '../apply/pruner.js';
+import { prune } from './pruner.js';
 
 /** While an object waits to be taken back by its Component, look again this often. */
 const RELEASE_RECHECK_MS = 1_000;

@@ -1,6 +1,6 @@
 import type { Application, ApplicationStatus, Definition } from '#api';
 import { hashOf } from '#kube-core';
-import type { JoinedInputs, JoinedPart } from '../revisions/snapshot.js';
+import type { JoinedInputs, JoinedPart } from './snapshot.js';
 
 const specs = (parts: Record<string, JoinedPart> | undefined) =>
   Object.fromEntries(Object.entries(parts ?? {}).map(([name, p]) => [name, p.spec]));

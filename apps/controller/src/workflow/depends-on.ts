@@ -3,7 +3,7 @@ import { orderByDependencies, type RenderedApp } from '#renderer';
 import type { ApplyOutcome } from '../apply/applier.js';
 import { identityKey, resourceKey } from '../apply/identity.js';
 import type { Planned } from '../apply/plan.js';
-import type { ConditionInput } from './conditions.js';
+import type { ConditionInput } from '../status/conditions.js';
 
 /** A component not applied this time, and what it waits for (with each one's health message). */
 export interface Held {

@@ -11,8 +11,8 @@ import {
 } from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
 import type { JoinedInputs, JoinedPart } from '../revisions/snapshot.js';
-import type { ConditionInput } from './conditions.js';
-import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
+import type { ConditionInput } from '../status/conditions.js';
+import { applicationTargetKey, componentTargetKey } from './indexes.js';
 
 /** Keyed reads of the informer caches the join needs (never a list of everything). */
 export interface JoinSources {

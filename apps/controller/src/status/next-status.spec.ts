@@ -1,4 +1,4 @@
-import { nextStatus, type Observation } from './status.js';
+import { nextStatus, type Observation } from './next-status.js';
 
 const base: Observation = { generation: 1, renderErrors: [], applyProblems: [], unsupported: [] };
 const healthy = [{ name: 'api', healthy: true, message: 'Ready:1/1' }];
