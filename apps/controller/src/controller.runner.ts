@@ -177,6 +177,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       }),
       dependsOnTimeoutMs: this.options.dependsOnTimeoutMs,
       clock: this.options.clock,
+      workflow: this.options.workflow,
     };
     const maps = oamWatches(caches, system);
     const users = applicationsUsing((v) => apps.indexer.byIndex(DEFINITION_INDEX, v), system);

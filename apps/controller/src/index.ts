@@ -1,4 +1,4 @@
-/** The OAM controller: reconciles Applications into running, healthy workloads (issue 12). */
+/** The OAM controller: reconciles Applications into running, healthy workloads. */
 export { startController, type RunningController } from './start-controller.js';
 export { ControllerModule } from './controller.module.js';
 export { ControllerStartError } from './controller.runner.js';
@@ -11,3 +11,14 @@ export {
   HEARTBEAT_LEASE,
 } from './constants.js';
 export { SCHEMA_KEY, schemaConfigMapName } from './definitions/schema-publisher.js';
+export { DependsOnWorkflow } from './workflow/depends-on.js';
+export type {
+  ApplyRequest,
+  ComponentApplied,
+  Held,
+  Workflow,
+  WorkflowComponent,
+  WorkflowPhase,
+  WorkflowReport,
+  WorkflowRun,
+} from './workflow/workflow.js';

@@ -2,6 +2,7 @@ import type { AppliedResource } from '#api';
 import type { Client } from '#runtime';
 import { type KubeObject } from '#kube-core';
 import { ANNOTATIONS } from '../constants.js';
+import { errorMessage } from '../errors.js';
 import { handOverFields } from './handover.js';
 import type { Intent } from './intent.js';
 import { ownershipConflict } from './ownership.js';
@@ -9,7 +10,7 @@ import { isSubset } from './subset.js';
 
 export interface ApplyOutcome {
   intent: Intent;
-  /** `waiting`: not applied, held back by dependsOn (reconcile/depends-on.ts). */
+  /** `waiting`: not applied, held back by the workflow. */
   result: 'applied' | 'unchanged' | 'conflict' | 'failed' | 'waiting';
   /** The object's identity after the apply (the live one when unchanged). */
   applied?: AppliedResource;
@@ -67,8 +68,4 @@ function identity(intent: Intent, obj: KubeObject): AppliedResource {
 export function describe(obj: KubeObject): string {
   const ns = obj.metadata?.namespace ? `${obj.metadata.namespace}/` : '';
   return `${obj.kind} "${ns}${obj.metadata?.name}"`;
-}
-
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

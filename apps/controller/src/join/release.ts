@@ -1,7 +1,8 @@
 import { LABELS } from '#renderer';
 import { type KubeObject } from '#kube-core';
 import { ANNOTATIONS } from '../constants.js';
-import { rendererOf, type JoinSources } from './join.js';
+import { rendererOf } from './join.js';
+import type { JoinSources } from './sources.js';
 
 /**
  * For an owner (Application or Component) that no longer wants an object:

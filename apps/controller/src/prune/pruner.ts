@@ -2,7 +2,8 @@ import { LABELS } from '#renderer';
 import type { AppliedResource } from '#api';
 import { isNotFound, NoKindMatchError, type Client, type RestMapper } from '#runtime';
 import { isControlledBy, type KubeObject } from '#kube-core';
-import { describe, errorMessage } from '../apply/applier.js';
+import { errorMessage } from '../errors.js';
+import { describe } from '../apply/applier.js';
 import { resourceKey } from '../apply/identity.js';
 
 export interface PruneOutcome {

@@ -12,10 +12,11 @@ export interface Revision {
 }
 
 /**
- * The revision a render belongs to: numbered per distinct rendered input
- * (the spec, the labels and annotations copied onto objects, and every
- * definition used), so an unchanged input keeps its number and any change,
- * a definition's included, gets the next one. Snapshots are the next issue.
+ * The revision of a render that keeps no ApplicationRevision (a standalone
+ * Component): numbered per distinct rendered input (the spec, the labels and
+ * annotations copied onto objects, and every definition used), so an
+ * unchanged input keeps its number and any change, a definition's included,
+ * gets the next one.
  */
 export function nextRevision(
   app: Application,

@@ -7,14 +7,13 @@ import type {
   ServiceStatus,
 } from '#api';
 import { isTrue, mergeConditions, type ConditionInput } from './conditions.js';
-import type { Revision } from '../revisions/numbered.js';
 
 export interface Observation {
   generation?: number;
   /** Render errors (field paths included); empty when the render succeeded. */
   renderErrors: string[];
   /** Set only when this reconcile rendered; otherwise the last good values are kept. */
-  revision?: Revision;
+  revision?: NonNullable<ApplicationStatus['latestRevision']>;
   applyProblems: string[];
   applied?: AppliedResource[];
   services?: ServiceStatus[];

@@ -8,7 +8,7 @@ import { prune } from './pruner.js';
 /** While an object waits to be taken back by its Component, look again this often. */
 const RELEASE_RECHECK_MS = 1_000;
 
-export interface HoldingsDeps {
+export interface PruneDeps {
   client: Client;
   mapper: RestMapper;
   events: EventRecorder;
@@ -18,8 +18,9 @@ export interface HoldingsDeps {
   isLatest: (owner: KubeObject) => Promise<boolean>;
 }
 
-export interface Holdings {
-  /** For `status.appliedResources`. */
+/** Step 8's output. */
+export interface Pruned {
+  /** What the owner now holds, for `status.appliedResources`. */
   applied: AppliedResource[];
   problems: string[];
   /** An API call failed: the caller's queue retries with backoff. */
@@ -28,19 +29,19 @@ export interface Holdings {
 }
 
 /**
- * What the owner now holds, for `status.appliedResources`: what was
- * applied, plus what was recorded before and is still there (its prune
- * pending, or skipped because an apply failed or the spec moved on). Prunes
- * what the newest spec no longer renders, and hands `release`d objects to
- * their Component instead of deleting them.
+ * Step 8, prune: deletes what the newest spec no longer renders (a `Pruned`
+ * Event), hands `release`d objects to their Component instead, and says
+ * what the owner now holds: what was applied, plus what was recorded before
+ * and is still there (its prune pending, or skipped because an apply failed,
+ * with an `ApplyFailed` Event, or because the spec moved on).
  */
-export async function holdings(
-  deps: HoldingsDeps,
+export async function pruneAndReport(
+  deps: PruneDeps,
   owner: KubeObject,
   outcomes: readonly ApplyOutcome[],
   recorded: readonly AppliedResource[],
   release: ((live: KubeObject) => boolean) | undefined,
-): Promise<Holdings> {
+): Promise<Pruned> {
   const previous = owner.status as ApplicationStatus | undefined;
   const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
   const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
@@ -79,7 +80,7 @@ export async function holdings(
 
 /** The recorded objects still controlled by `owner` that `release` hands to someone else. */
 async function releasedOf(
-  deps: HoldingsDeps,
+  deps: PruneDeps,
   owner: KubeObject,
   records: readonly AppliedResource[],
   release: ((live: KubeObject) => boolean) | undefined,
