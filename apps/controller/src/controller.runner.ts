@@ -21,7 +21,7 @@ import { ManagerService } from './manager.service.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 import { ApplicationReconciler } from './reconcile/application.reconciler.js';
 import { ComponentReconciler } from './reconcile/component.reconciler.js';
-import { applicationsUsing, DEFINITION_INDEX, definitionIndexFunc } from './host/definition-index.js';
+import { applicationsUsing, DEFINITION_INDEX, definitionIndexFunc } from './join/definition-index.js';
 import { cachedJoinSources } from './join/sources.js';
 import {
   COMPONENT_REF_INDEX,
@@ -32,7 +32,7 @@ import {
   traitTypeIndexFunc,
   TYPE_INDEX,
 } from './join/indexes.js';
-import { oamWatches } from './host/oam-watches.js';
+import { oamWatches } from './join/watches.js';
 import { TraitReconciler } from './reconcile/trait.reconciler.js';
 import { RendererService } from './renderer.service.js';
 import { REVISION_APP_INDEX, revisionAppIndexFunc } from './revisions/revision-store.js';

@@ -1,7 +1,6 @@
 import type { ApplicationStatus } from '#api';
 import { jsonEqual, realClock, type Clock, type KubeObject } from '#kube-core';
 import type { Client, ResourceKind } from '#runtime';
-import type { OwnWrites } from '../load/own-writes.js';
 import { nextStatus, type Observation } from './next-status.js';
 
 /**
@@ -14,7 +13,8 @@ export class StatusWriter {
     private readonly client: Client,
     /** Where the owner's status is written (APPLICATIONS or COMPONENTS). */
     private readonly kind: ResourceKind,
-    private readonly ownWrites: OwnWrites,
+    /** Read-your-own-writes over the cache (OwnWrites). */
+    private readonly ownWrites: { remember(key: string, before: KubeObject, after: KubeObject): void },
     private readonly clock: Clock = realClock,
   ) {}
 
