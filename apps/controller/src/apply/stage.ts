@@ -9,6 +9,7 @@ import type { ApplyRequest, ComponentApplied, Held, WorkflowRun } from '../workf
 import { applyIntent, isUpToDate, type ApplyOutcome } from './applier.js';
 import { identityKey, resourceKey } from './identity.js';
 import { planIntents, unrecorded, type Planned } from './plan.js';
+import type { WriteStreaks } from './write-streaks.js';
 
 /** Step 6's output: each rendered object's intent and live state, and what to record before applying. */
 export interface Plan {
@@ -52,6 +53,7 @@ export function applyDepsFor(
   recorded: readonly AppliedResource[],
   fromComponents: ReadonlyMap<string, string>,
   health: ApplyDeps['health'],
+  streaks?: WriteStreaks,
 ): ApplyDeps {
   const uids = new Set(recorded.map((r) => r.uid).filter((u): u is string => Boolean(u)));
   const names = new Set(fromComponents.values());
@@ -59,7 +61,7 @@ export function applyDepsFor(
   const adopt = (live: KubeObject) =>
     names.has(live.metadata?.annotations?.[ANNOTATIONS.fromComponent] ?? '');
   return {
-    apply: (p) => applyIntent(client, p.intent, p.live, owner, uids, adopt),
+    apply: (p) => applyIntent(client, p.intent, p.live, owner, uids, adopt, streaks),
     upToDate: (p) => isUpToDate(p.intent, p.live),
     health,
     recorded,

@@ -23,6 +23,8 @@ export interface Pruned {
   /** What the owner now holds, for `status.appliedResources`. */
   applied: AppliedResource[];
   problems: string[];
+  /** The Applied condition's reason for them: FieldNotPersisted when some object's writes do not stick. */
+  reason: 'ApplyFailed' | 'FieldNotPersisted';
   /** An API call failed: the caller's queue retries with backoff. */
   retry: boolean;
   requeue?: Result;
@@ -50,6 +52,7 @@ export async function pruneAndReport(
   let requeue: Result | undefined;
   // API failures are retried with backoff; an object owned by someone else waits for a change instead.
   let retry = outcomes.some((o) => o.result === 'failed');
+  const reason = outcomes.some((o) => o.result === 'notPersisted') ? 'FieldNotPersisted' : 'ApplyFailed';
   if (problems.length === 0 && unwanted.length > 0) {
     // Prune only against the newest spec: if the owner changed since this render, the next reconcile decides.
     if (await deps.isLatest(owner)) {
@@ -73,9 +76,9 @@ export async function pruneAndReport(
     applied.push(...recorded.filter((r) => !now.has(resourceKey(r))));
     const before = previous?.conditions?.find((c) => c.type === 'Applied');
     if (before?.message !== problems.join('\n'))
-      deps.events.event(owner, 'Warning', 'ApplyFailed', problems.join('; '));
+      deps.events.event(owner, 'Warning', reason, problems.join('; '));
   }
-  return { applied, problems, retry, requeue };
+  return { applied, problems, reason, retry, requeue };
 }
 
 /** The recorded objects still controlled by `owner` that `release` hands to someone else. */

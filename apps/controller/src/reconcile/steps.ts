@@ -6,6 +6,7 @@ import { describeRef } from '../apply/identity.js';
 import { LiveObjects } from '../apply/live.js';
 import { ApplyDriver, applyDepsFor, plan, type Plan } from '../apply/stage.js';
 import type { ApplyOutcome } from '../apply/applier.js';
+import { WriteStreaks } from '../apply/write-streaks.js';
 import { joinOwner, type InvalidTraits, type JoinedOwner } from '../join/join.js';
 import { joinedStatus } from '../join/joined-status.js';
 import type { OwnWrites } from '../load/own-writes.js';
@@ -60,6 +61,7 @@ export class ReconcileSteps {
   private readonly resolver: ResolveMemo;
   private readonly workflow: Workflow;
   private readonly clock: Clock;
+  private readonly streaks: WriteStreaks;
 
   constructor(
     private readonly deps: StageDeps,
@@ -73,6 +75,7 @@ export class ReconcileSteps {
     this.status = new StatusWriter(deps.client, kind, ownWrites, this.clock);
     this.live = new LiveObjects(deps);
     this.workflow = deps.workflow ?? new DependsOnWorkflow(deps.dependsOnTimeoutMs);
+    this.streaks = new WriteStreaks(this.clock);
   }
 
   /** Steps 2 to 10 for an owner step 1 loaded. */
@@ -186,6 +189,7 @@ export class ReconcileSteps {
       renderErrors: [],
       revision: record.revision,
       applyProblems: pruned.problems,
+      ...(pruned.problems.length > 0 ? { applyReason: pruned.reason } : {}),
       applied: pruned.applied,
       services,
       unsupported: loaded.unsupported,
@@ -208,7 +212,7 @@ export class ReconcileSteps {
       pruned.problems.length === 0 &&
       report.waits.length === 0 &&
       finished === written;
-    return { result: this.next(r, pruned, report, status.status), quiet };
+    return { result: this.next(r, pruned, report, status.status, applied.outcomes), quiet };
   }
 
   /** Step 3, resolve: the joined owner against its definitions. */
@@ -234,7 +238,7 @@ export class ReconcileSteps {
     };
     const driver = new ApplyDriver(
       planned.planned,
-      applyDepsFor(this.deps.client, r.owner, recorded, joined.fromComponents, health),
+      applyDepsFor(this.deps.client, r.owner, recorded, joined.fromComponents, health, this.streaks),
     );
     const report = await this.workflow.run({
       components: rendered.app.components,
@@ -256,13 +260,18 @@ export class ReconcileSteps {
     pruned: Pruned,
     report: WorkflowReport,
     status: ApplicationStatus,
+    outcomes: readonly ApplyOutcome[],
   ): Result | undefined {
     if (pruned.requeue) return pruned.requeue;
     if (pruned.retry) return { requeue: true };
     if (status.status !== 'running') {
+      // An object whose writes did not stick is written again once its backoff ends.
+      let retryAt = Infinity;
+      for (const o of outcomes) if (o.retryAtMs !== undefined) retryAt = Math.min(retryAt, o.retryAtMs);
       const after = Math.min(
         r.unwatched ? UNHEALTHY_RECHECK_MS : Infinity,
         report.requeueAfterMs ?? Infinity,
+        Math.max(0, retryAt - this.clock.now()),
       );
       if (after < Infinity) return { requeueAfter: after };
     }

@@ -60,4 +60,26 @@ describe('nextStatus', () => {
     expect(bad.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
     expect(bad.conditions?.find((c) => c.type === 'Healthy')?.status).toBe('True'); // the running version is
   });
+
+  it('says FieldNotPersisted, naming the field, when the writes of an object do not stick', () => {
+    const problem =
+      'Deployment "prod/api": spec.replicas does not persist (3 writes did not stick); not written until t1';
+    const s = nextStatus(
+      undefined,
+      {
+        ...base,
+        revision,
+        applied: [],
+        services: healthy,
+        applyProblems: [problem],
+        applyReason: 'FieldNotPersisted',
+      },
+      't0',
+    );
+    expect(s.conditions?.find((c) => c.type === 'Applied')).toMatchObject({
+      status: 'False',
+      reason: 'FieldNotPersisted',
+      message: problem,
+    });
+  });
 });

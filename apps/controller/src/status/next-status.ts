@@ -15,6 +15,8 @@ export interface Observation {
   /** Set only when this reconcile rendered; otherwise the last good values are kept. */
   revision?: NonNullable<ApplicationStatus['latestRevision']>;
   applyProblems: string[];
+  /** The Applied condition's reason when there are problems (default ApplyFailed). */
+  applyReason?: string;
   applied?: AppliedResource[];
   services?: ServiceStatus[];
   unsupported: string[];
@@ -64,7 +66,12 @@ export function nextStatus(
         }
       : appliedOk
         ? { type: 'Applied', status: 'True', reason: 'Applied', message: `${applied.length} resources` }
-        : { type: 'Applied', status: 'False', reason: 'ApplyFailed', message: o.applyProblems.join('\n') },
+        : {
+            type: 'Applied',
+            status: 'False',
+            reason: o.applyReason ?? 'ApplyFailed',
+            message: o.applyProblems.join('\n'),
+          },
     healthy
       ? { type: 'Healthy', status: 'True', reason: 'Healthy' }
       : {
