@@ -53,13 +53,22 @@ describe('the workflow seam', () => {
     const events = await cluster.resource({ apiVersion: 'v1', kind: 'Event' });
     const applied = await eventually(async () => {
       const list = await events.list({ namespace: ns });
-      return list.items.find((e: any) => e.reason === 'Applied' && e.involvedObject?.name === 'shop');
-    }, 'an Applied event');
+      return list.items.find(
+        (e: any) =>
+          e.reason === 'Applied' && e.involvedObject?.name === 'shop' && e.message.includes(`"${ns}/api"`),
+      );
+    }, 'an Applied event naming api');
     // One reconcile applied both, the workflow's order kept: the default would have held "api".
     expect((applied as any).message).toBe(`shop-v1: applied Deployment "${ns}/api", Deployment "${ns}/db"`);
     expect(await cluster.get('apps/v1', 'Deployment', ns, 'api')).toBeDefined();
     expect(workflow.runs[0]).toEqual(['api', 'db']);
-    const status = (await cluster.app(ns, 'shop'))!.status as any;
+    const written = await cluster.appStatus(
+      ns,
+      'shop',
+      (st) => st.conditions?.some((c: any) => c.type === 'Applied' && c.status === 'True'),
+      'the status of that reconcile',
+    );
+    const status = written.status as any;
     expect(status.waiting).toBeUndefined();
     expect(status.conditions.find((c: any) => c.type === 'DependsOn')).toBeUndefined();
   });
