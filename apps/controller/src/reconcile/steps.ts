@@ -112,7 +112,7 @@ export class ReconcileSteps {
         joined.revisionInputs,
         joined.pinned,
       );
-      const traits = Object.keys(joined.revisionInputs?.traits ?? {});
+      const traits = joined.revisionInputs?.traits;
       const out = await render(this.renders, r.key, resolved.spec, record.revision, traits);
       if ('rendered' in out) {
         const { result, quiet } = await this.rollOut(r, joined, record, out.rendered);

@@ -21,13 +21,13 @@ export async function render(
   spec: AppSpec,
   revision: { name: string; revision: number },
   /** The joined standalone Traits, by name. */
-  traits: readonly string[],
+  traits: Readonly<Record<string, unknown>> | undefined,
 ): Promise<RenderOutcome> {
   try {
     return { rendered: await renders.render(key, spec, revision) };
   } catch (err) {
     if (!(err instanceof RenderErrors)) throw err;
-    return { errors: err.errors, blamed: blamedTraits(err.errors, traits) };
+    return { errors: err.errors, blamed: blamedTraits(err.errors, Object.keys(traits ?? {})) };
   }
 }
 
