@@ -7,7 +7,7 @@ import { Registry } from 'prom-client';
 import { stringify } from 'yaml';
 import { projectRoot } from '#definitions';
 import { eventually, type KubeObject } from '#kube-core';
-import { generateCrds } from '#api';
+import { APPLICATIONS, COMPONENT_DEFINITIONS, CONTROLLER_NAMESPACE, generateCrds, LEADER_LEASE } from '#api';
 import { CUSTOM_RESOURCE_DEFINITIONS, KubeTransport, LEASES, NAMESPACES, ResourceClient } from '#runtime';
 import { startChild, stopChild } from '../kube-server/child.js';
 import { scrape } from '../controller/metrics.js';
@@ -25,16 +25,7 @@ import { RUNAWAYS, type Runaway } from './runaways.js';
  * then `oam render` of each runaway: how long until it answers, and what.
  * Targets (issue "Containment"): event-loop delay ≤ 100 ms, RSS ≤ 1 GiB, ratio ≤ 2×, render ≤ 10 s.
  */
-const APPS = {
-  group: 'core.oam.dev',
-  version: 'v1beta1',
-  plural: 'applications',
-  kind: 'Application',
-  namespaced: true,
-} as const;
-const DEFINITIONS = { ...APPS, plural: 'componentdefinitions', kind: 'ComponentDefinition' } as const;
 const CALM = 'calm';
-const LEADER_LEASE = ['oam-system', 'oam-controller-leader'] as const;
 
 const healthyApp = (name: string): KubeObject => ({
   apiVersion: 'core.oam.dev/v1beta1',
@@ -143,11 +134,11 @@ export const suite: BenchSuite = {
         'the controller to start',
         { timeoutMs: 120_000 },
       );
-      const apps = new ResourceClient(transport, APPS);
-      const definitions = new ResourceClient(transport, DEFINITIONS);
+      const apps = new ResourceClient(transport, APPLICATIONS);
+      const definitions = new ResourceClient(transport, COMPONENT_DEFINITIONS);
       const leases = new ResourceClient(transport, LEASES);
       const leader = async () => {
-        const spec = (await leases.get(...LEADER_LEASE)).spec as {
+        const spec = (await leases.get(CONTROLLER_NAMESPACE, LEADER_LEASE)).spec as {
           holderIdentity?: string;
           leaseTransitions?: number;
         };

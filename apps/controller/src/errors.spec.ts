@@ -16,7 +16,7 @@ import {
   type ResourceKind,
 } from '#runtime';
 import { LiveObjects } from './apply/live.js';
-import { FINALIZER } from './constants.js';
+import { FINALIZER } from '#api';
 import { deleteApplied } from './load/delete-applied.js';
 
 // Catches mean what they say, against the embedded API server: a kind not served is

@@ -2,7 +2,7 @@ import type { AppliedResource } from '#api';
 import type { RenderedApp } from '#renderer';
 import type { KubeObject } from '#kube-core';
 import type { Client, RestMapper } from '#runtime';
-import { ANNOTATIONS } from '../constants.js';
+import { ANNOTATIONS } from '#api';
 import { TerminalError } from '../errors.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import type { ApplyRequest, ComponentApplied, Held, WorkflowRun } from '../workflow/workflow.js';

@@ -5,7 +5,7 @@ import { Registry } from 'prom-client';
 import { FakeClock, type KubeObject } from '#kube-core';
 import { startServer, type RunningServer } from '#kube-server';
 import { Client, InformerFactory, KubeTransport, ResourceClient, type ResourceKind } from '#runtime';
-import { ANNOTATIONS } from '../constants.js';
+import { ANNOTATIONS } from '#api';
 import { applyIntent } from './applier.js';
 import type { Intent } from './intent.js';
 import { WriteStreaks } from './write-streaks.js';

@@ -1,6 +1,6 @@
 import type { Application } from '#api';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
-import { APPLICATIONS } from '../constants.js';
+import { APPLICATIONS } from '#api';
 import { settleErrors } from '../errors.js';
 import type { JoinSources } from '../join/sources.js';
 import { pinnedSources } from '../join/pinned-sources.js';

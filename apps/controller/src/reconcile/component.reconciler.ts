@@ -2,7 +2,7 @@ import type { AppliedResource, Application, ApplicationStatus, Component } from 
 import { isControlledBy, type KubeObject } from '#kube-core';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { describeRef, resourceKey } from '../apply/identity.js';
-import { COMPONENTS } from '../constants.js';
+import { COMPONENTS } from '#api';
 import { settleErrors } from '../errors.js';
 import { joinApplication, rendererOf, traitConditions } from '../join/join.js';
 import { deleteApplied } from '../load/delete-applied.js';

@@ -9,7 +9,7 @@ import {
 import { InMemoryCatalog, type DefinitionCatalog } from '#renderer';
 import type { Client, EventRecorder, Logger } from '#runtime';
 import { createMergePatch, hashOf, type JsonObject, type KubeObject } from '#kube-core';
-import { APPLICATIONS } from '../constants.js';
+import { APPLICATIONS } from '#api';
 import type { ConditionInput } from '../status/conditions.js';
 import type { Revision } from './numbered.js';
 import { changeSummary } from './change-summary.js';

@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ensureLocalTokensFile, startApi } from '#api-server';
 import { jsonLogger } from '#runtime';
@@ -24,7 +25,7 @@ export async function startLocalApi(kubeConfig: KubeConfig, flags: ServerFlags):
     port: flags.apiPort,
     auth: 'tokens',
     tokensFile,
-    logger: jsonLogger({ fields: { logger: 'oam-api' } }),
+    logger: jsonLogger({ fields: { logger: ACTORS.api } }),
   });
   return { url: api.url, tokensFile, stop: () => api.stop() };
 }
