@@ -79,11 +79,18 @@ export class ApplyDriver implements Pick<WorkflowRun, 'upToDate' | 'health' | 'a
   private readonly decided = new Set<string>();
   private readonly records: Map<string, AppliedResource>;
 
+  private readonly byComponent = new Map<string, Planned[]>();
+
   constructor(
     private readonly planned: readonly Planned[],
     private readonly deps: ApplyDeps,
   ) {
     this.records = new Map(deps.recorded.map((r) => [resourceKey(r), r]));
+    for (const p of planned) {
+      const mine = this.byComponent.get(p.intent.component);
+      if (mine) mine.push(p);
+      else this.byComponent.set(p.intent.component, [p]);
+    }
   }
 
   upToDate(component: string): boolean {
@@ -134,8 +141,8 @@ export class ApplyDriver implements Pick<WorkflowRun, 'upToDate' | 'health' | 'a
     }
   }
 
-  private of(component: string): Planned[] {
-    return this.planned.filter((p) => p.intent.component === component);
+  private of(component: string): readonly Planned[] {
+    return this.byComponent.get(component) ?? [];
   }
 }
 
