@@ -1,8 +1,7 @@
-import type { AppliedResource } from '#api';
 import type { RenderedApp } from '#renderer';
 import type { KubeObject } from '#kube-core';
 import type { Client, RestMapper } from '#runtime';
-import { ANNOTATIONS } from '#api';
+import { ANNOTATIONS, type AppliedResource } from '#api';
 import { TerminalError } from '../errors.js';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import type { ApplyRequest, ComponentApplied, Held, WorkflowRun } from '../workflow/workflow.js';
@@ -46,7 +45,7 @@ export interface ApplyDeps {
   recorded: readonly AppliedResource[];
 }
 
-/** The apply of one owner's intents for one owner and its recorded objects, with the owner's ownership rules. */
+/** How one owner's intents are applied: over what it recorded, taking over only what it may (its ownership rules). */
 export function applyDepsFor(
   client: Client,
   owner: KubeObject,
