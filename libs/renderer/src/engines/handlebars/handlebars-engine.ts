@@ -55,8 +55,11 @@ export function createHandlebarsEngine(options: HandlebarsEngineOptions): Handle
   // Workers start with the first Handlebars evaluation: a CUE-only render never pays for them.
   const pool = new WorkerPool<HandlebarsTask, unknown>({
     size: options.poolSize ?? Math.max(1, Math.min(2, availableParallelism())),
-    createWorker: () => new Worker(HANDLEBARS_WORKER_FILE),
+    createWorker: () =>
+      new Worker(HANDLEBARS_WORKER_FILE, { resourceLimits: heapLimits(options.memoryLimitBytes) }),
     clock: options.clock,
+    cpuLimitMs: options.cpuLimitMs,
+    memoryLimitBytes: options.memoryLimitBytes,
   });
   const maxCached = options.maxCached ?? 500;
   const cache = new Map<string, HandlebarsTemplate>();
@@ -93,16 +96,21 @@ class HandlebarsTemplate implements CompiledTemplate {
   }
 
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
+    const { parameter, context } = request;
     const task: HandlebarsTask = {
       op: 'render',
       definition: this.definition,
       template: this.schematic.template,
-      parameter: request.parameter,
-      context: request.context,
+      parameter,
+      context,
       limits: this.limits,
     };
     try {
-      return (await this.pool.run(task, backstopMs(this.limits.timeoutMs))) as TemplateResult;
+      return (await this.pool.run(task, {
+        timeoutMs: backstopMs(this.limits.timeoutMs),
+        tenant: request.tenant,
+        signal: request.signal,
+      })) as TemplateResult;
     } catch (err) {
       if (err instanceof WorkerTaskError && err.details) throw fromSent(err.details as SentRenderError);
       throw limitError(this.definition, err, 'Handlebars');
@@ -117,4 +125,15 @@ class HandlebarsTemplate implements CompiledTemplate {
  */
 function backstopMs(timeoutMs: number): number {
   return timeoutMs + Math.max(1000, timeoutMs);
+}
+
+/**
+ * A worker's heap: the old generation holds what a render builds (its output, the parsed
+ * YAML); past it V8 ends the worker with ERR_WORKER_OUT_OF_MEMORY, which the pool reports as
+ * the memory limit. The young generation stays V8's default.
+ */
+function heapLimits(bytes: number | undefined): { maxOldGenerationSizeMb: number } | undefined {
+  return bytes === undefined
+    ? undefined
+    : { maxOldGenerationSizeMb: Math.max(16, Math.floor(bytes / 2 ** 20)) };
 }
