@@ -390,5 +390,11 @@ export class WorkerPool<TTask, TResult> {
 }
 
 function abortReason(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('the evaluation was aborted');
+  if (signal.reason instanceof Error) return signal.reason;
+  return Object.assign(new Error('the evaluation was aborted'), { name: 'AbortError' });
+}
+
+/** An abort (the caller stopped the evaluation): not the template's failure, never reported as one. */
+export function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
 }

@@ -43,6 +43,8 @@ export interface CueEngine {
   policyContext(source: string, context: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Starts loading CUE now (it otherwise loads at the first evaluation). */
   warm(): void;
+  /** The worker pool's counts: workers, busy, queued, replaced. */
+  readonly stats: Cue14Pool['stats'];
   close(): Promise<void>;
 }
 
@@ -90,6 +92,9 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
       }
     },
     warm: () => pool.warm(),
+    get stats() {
+      return pool.stats;
+    },
     close: () => pool.close(),
   };
 }

@@ -86,3 +86,26 @@ describe('Handlebars engine: off the main thread', () => {
     }
   });
 });
+
+describe('Handlebars engine: memory cap', () => {
+  it('ends a render that outgrows its heap, and a new worker takes the next one', async () => {
+    const engine = createHandlebarsEngine({
+      timeoutMs: 600_000,
+      maxOutputBytes: 1e12,
+      memoryLimitBytes: 32 * 2 ** 20,
+      poolSize: 1,
+    });
+    try {
+      const items = Array.from({ length: 300 }, (_, i) => i);
+      // 300^4 pieces of output kept until the end: far more than 32 MiB of heap.
+      const err = await failure(engine.compile(DEF, { template: nested(4) }).evaluate(request({ items })));
+      expect(err.source).toBe('timeout');
+      expect(err.message).toBe('TraitDefinition "loops": memory limit 32Mi exceeded');
+      expect(engine.stats.replaced).toBe(1);
+      const result = await engine.compile(DEF, { template: nested(1) }).evaluate(request({ items: [1] }));
+      expect((result.output!.data as { x: string }).x).toBe('.');
+    } finally {
+      await engine.close();
+    }
+  });
+});
