@@ -60,7 +60,7 @@ output: {
 );
 
 const render = (handle: RendererHandle, text: string) =>
-  renderSources([{ name: 'app.yaml', text }], handle.renderer, { builtins: [] });
+  renderSources([{ path: 'app.yaml', text }], handle.renderer, { builtins: [] });
 
 describe('containment: limits per evaluation, through the renderer', () => {
   let handle: RendererHandle;
@@ -70,7 +70,7 @@ describe('containment: limits per evaluation, through the renderer', () => {
     handle = createRenderer({ poolSize: 1, cpuLimitMs: 300, timeoutMs: 600_000 });
     const { errors } = await render(handle, SPIN + app('spin'));
     expect(errors.map((e) => e.message)).toEqual([
-      'Application "shop", components[0] "api" (spin): ComponentDefinition "spin": cpu time limit 300ms exceeded',
+      'app.yaml:22: Application "shop", components[0] "api" (spin): ComponentDefinition "spin": cpu time limit 300ms exceeded',
     ]);
     expect(errors[0].source).toBe('timeout');
   });
@@ -85,7 +85,7 @@ describe('containment: limits per evaluation, through the renderer', () => {
     expect((await render(handle, QUICK + app('quick'))).errors).toEqual([]);
     const { errors } = await render(handle, BOMB + app('bomb'));
     expect(errors.map((e) => e.message)).toEqual([
-      'Application "shop", components[0] "api" (bomb): ComponentDefinition "bomb": memory limit 64Mi exceeded',
+      'app.yaml:22: Application "shop", components[0] "api" (bomb): ComponentDefinition "bomb": memory limit 64Mi exceeded',
     ]);
     expect(handle.stats.cue.replaced).toBe(1);
     const after = await render(handle, QUICK + app('quick').replace('name: api', 'name: after'));
