@@ -47,6 +47,10 @@ export interface ControllerOptions {
    * healthy before the controller gives up and says so (default 10 min).
    */
   dependsOnTimeoutMs?: number;
+  /** Most CPU time one template evaluation may use (default: the renderer's). */
+  evalCpuLimitMs?: number;
+  /** Most memory one template evaluation may use, in bytes (default: the renderer's). */
+  evalMemoryLimitBytes?: number;
   /** Time for queues, backoff, leader election, dependsOn deadlines (tests inject a FakeClock). */
   clock?: Clock;
 }
@@ -62,7 +66,7 @@ export interface LeaderElectionTimings {
 /** The Lease whose holder reconciles (in CONTROLLER_NAMESPACE). */
 export const LEADER_LEASE = 'oam-controller-leader';
 
-type Optional = 'logger' | 'registry' | 'metricsPort' | 'clock';
+type Optional = 'logger' | 'registry' | 'metricsPort' | 'clock' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes';
 export type ResolvedOptions = Required<Omit<ControllerOptions, Optional>> & Pick<ControllerOptions, Optional>;
 
 export const CONTROLLER_OPTIONS = Symbol('CONTROLLER_OPTIONS');
