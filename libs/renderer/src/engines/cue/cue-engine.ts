@@ -43,6 +43,8 @@ export interface CueEngine {
   policyContext(source: string, context: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Starts loading CUE now (it otherwise loads at the first evaluation). */
   warm(): void;
+  /** The WebAssembly memory of the worker that answers, in bytes (its peak so far): for measuring. */
+  memoryBytes(): Promise<number>;
   /** The worker pool's counts: workers, busy, queued, replaced. */
   readonly stats: Cue14Pool['stats'];
   close(): Promise<void>;
@@ -92,6 +94,7 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
       }
     },
     warm: () => pool.warm(),
+    memoryBytes: async () => (await pool.run({ op: 'memory' })) as number,
     get stats() {
       return pool.stats;
     },

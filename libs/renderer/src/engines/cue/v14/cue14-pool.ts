@@ -26,6 +26,7 @@ export type Cue14Task =
   | { op: 'openapi'; source: string }
   | { op: 'comments'; source: string }
   | { op: 'reads'; source: string }
+  | { op: 'memory' }
   | { op: 'panic' }
   | { op: 'crash' };
 

@@ -18,7 +18,7 @@ import { CueEvalError, CueRuntimeDiedError, loadCue } from './wasm-runtime.mjs';
  *   | { op: 'openapi'; source: string }
  *   | { op: 'comments'; source: string }
  *   | { op: 'reads'; source: string }
- *   | { op: 'panic' } | { op: 'crash' }} Cue14Task
+ *   | { op: 'memory' } | { op: 'panic' } | { op: 'crash' }} Cue14Task
  */
 
 // The pool says whether this process renders for long (see loadCue).
@@ -69,6 +69,8 @@ function run(task) {
       return cue.comments(task.source);
     case 'reads':
       return cue.reads(handleOf(task.source));
+    case 'memory':
+      return cue.memoryBytes;
     case 'panic':
       return cue.panic();
     case 'crash':

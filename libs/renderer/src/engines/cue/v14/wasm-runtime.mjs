@@ -225,6 +225,10 @@ export async function loadCue(options = {}) {
     get dead() {
       return Boolean(go.exited);
     },
+    /** The size of the module's memory, in bytes: it only grows, so this is its peak so far. */
+    get memoryBytes() {
+      return /** @type {WebAssembly.Memory} */ (instance.exports.mem).buffer.byteLength;
+    },
     /** What the Go runtime wrote (normally nothing): kept, never printed. */
     get captured() {
       return captured;
