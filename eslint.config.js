@@ -57,7 +57,7 @@ export default tseslint.config(
     },
   },
   {
-    // Libs are reached through their index.ts; libs never import apps (scripts/eslint/boundaries.js).
+    // Imports follow the layer table (scripts/eslint/layers.js); other units are reached through their index.ts.
     files: ['libs/**/*.ts', 'apps/**/*.ts', 'apps/**/*.tsx'],
     plugins: { oam: { rules: { boundaries } } },
     rules: { 'oam/boundaries': 'error' },

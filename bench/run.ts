@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<BenchSuite>> = {
   controller: async () => (await import('./controller/controller.bench.js')).suite,
   api: async () => (await import('./api/api.bench.js')).suite,
   cli: async () => (await import('./cli/cli.bench.js')).suite,
+  containment: async () => (await import('./containment/containment.bench.js')).suite,
 };
 
 async function main(): Promise<void> {

@@ -7,7 +7,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
 import { projectRoot } from '#definitions';
 import { eventually, type KubeObject } from '#kube-core';
-import { generateCrds } from '#api';
+import { CONTROLLER_NAMESPACE, generateCrds, HEARTBEAT_LEASE } from '#api';
 import {
   CUSTOM_RESOURCE_DEFINITIONS,
   KubeTransport,
@@ -15,7 +15,6 @@ import {
   ResourceClient,
   type ResourceKind,
 } from '#runtime';
-import { CONTROLLER_NAMESPACE, HEARTBEAT_LEASE } from '#controller';
 import { cpuMs, threadCpuMs, threadSplit } from '../proc.js';
 import {
   cpuSeconds,

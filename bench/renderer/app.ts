@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parseSources, renderObjects, type RendererHandle } from '#renderer';
 import type { loadBuiltinDefinitions } from '#definitions';
 
-/** One webservice component with three traits: the shape the issue's targets are stated for. */
+/** One webservice component with three traits: the application the render benchmarks measure. */
 export const APP = `apiVersion: core.oam.dev/v1beta1
 kind: Application
 metadata: {name: bench, namespace: default}

@@ -4,7 +4,7 @@ import { RawClient } from './http.js';
 
 /**
  * Where the conformance suite runs. With CONFORMANCE_KUBECONFIG set, against
- * that cluster (a real kube-apiserver, issue 6): every spec works in namespaces
+ * that cluster (a real kube-apiserver, test/real-cluster/): every spec works in namespaces
  * it creates and deletes afterwards. Otherwise against the embedded server,
  * started in a temp dir for each spec file.
  */

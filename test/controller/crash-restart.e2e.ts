@@ -13,7 +13,7 @@ import { ControllerCluster } from './harness.js';
  * recognised as the same). Waits for state only.
  */
 const root = projectRoot();
-/** 60 keeps the suite near a minute; OAM_CRASH_APPS=1000 runs the full size by hand. */
+/** 60 keeps the suite near a minute; OAM_CRASH_APPS=1000 runs the full size (1,000 apps) by hand. */
 const N = Number(process.env.OAM_CRASH_APPS) || 60;
 let cluster: ControllerCluster;
 const children: ChildProcess[] = [];

@@ -6,7 +6,7 @@ import { runKubectlScenario } from './scenario.js';
 /**
  * The machine's kubectl (KUBECTL, else `kubectl` on PATH) runs the scenario
  * against the embedded server, or against CONFORMANCE_KUBECONFIG when set (a
- * real kube-apiserver, issue 6), so the two transcripts can be compared.
+ * real kube-apiserver, test/real-cluster/), so the two transcripts can be compared.
  * On failure the whole transcript is printed.
  */
 const kubectl = process.env.KUBECTL ?? 'kubectl';

@@ -10,8 +10,8 @@ import {
 } from './manifests.js';
 
 /**
- * The kubectl scenario of issue 4: the machine's kubectl against a server
- * given by kubeconfig (the embedded server, or a real one for issue 6). Every
+ * The kubectl scenario: the machine's kubectl against a server given by
+ * kubeconfig (the embedded server, or a real one, test/real-cluster/). Every
  * command must exit 0 and print what kubectl prints against kube-apiserver.
  * Commands run asynchronously: the embedded server may live in this process.
  */

@@ -3,7 +3,8 @@ import { APP_GUARD } from '@nestjs/core';
 import { ApplicationsController } from './applications/applications.controller.js';
 import { ApplicationsService } from './applications/applications.service.js';
 import { PreviewService } from './applications/preview.service.js';
-import { StandaloneController, StandaloneStores } from './applications/standalone.controller.js';
+import { StandaloneController } from './applications/standalone.controller.js';
+import { ApplicationStore, ComponentStore, TraitStore } from './applications/stores.js';
 import { WatchController } from './applications/watch.controller.js';
 import { AuthGuard } from './auth/auth.guard.js';
 import { AUTHENTICATOR } from './auth/authenticator.js';
@@ -37,8 +38,10 @@ export class ApiModule {
         ClusterService,
         CatalogService,
         PreviewService,
+        ApplicationStore,
+        ComponentStore,
+        TraitStore,
         ApplicationsService,
-        StandaloneStores,
         {
           provide: AUTHENTICATOR,
           inject: [ClusterService],

@@ -1,4 +1,4 @@
-/** The REST API (issue 18): the catalog and Applications over HTTP, on the Kubernetes API through informer caches. */
+/** The REST API: the catalog and Applications over HTTP, on the Kubernetes API through informer caches. */
 export { startApi, type RunningApi } from './start-api.js';
 export type { ApiOptions, AuthMode } from './options.js';
 export { ensureLocalTokensFile, loadTokensFile, TokensFileError } from './auth/tokens-file.js';

@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Registry } from 'prom-client';
+import { DEFAULT_SYSTEM_NAMESPACE } from '#api';
 import type { Logger } from '#runtime';
 
 export type AuthMode = 'kubernetes' | 'tokens';
@@ -49,7 +50,7 @@ export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
   return {
     host: '127.0.0.1',
     port: 8080,
-    systemNamespace: 'vela-system',
+    systemNamespace: DEFAULT_SYSTEM_NAMESPACE,
     corsOrigins: [],
     rateLimitQps: 50,
     bodyLimitBytes: 1024 * 1024,

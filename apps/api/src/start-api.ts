@@ -1,5 +1,6 @@
 import type { RendererHandle } from '#renderer';
 import 'reflect-metadata';
+import { ACTORS } from '#api';
 import type { AddressInfo } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { jsonLogger } from '#runtime';
@@ -33,7 +34,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
     if (!resolved.tokensFile) throw new Error('--auth tokens needs --tokens-file');
     loadTokensFile(resolved.tokensFile); // fail now, with the file's own message
   }
-  const log = resolved.logger ?? jsonLogger({ fields: { logger: 'oam-api' } });
+  const log = resolved.logger ?? jsonLogger({ fields: { logger: ACTORS.api } });
   const app = await NestFactory.create(ApiModule.register({ ...resolved, logger: log }), {
     logger: false,
     abortOnError: false,

@@ -2,6 +2,8 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import { loadBuiltinDefinitions } from '#definitions';
 import { NoKindMatchError, type Controller } from '#runtime';
 import {
+  ACTORS,
+  API_VERSION,
   APPLICATION_REVISIONS,
   APPLICATIONS,
   COMPONENT_DEFINITIONS,
@@ -9,7 +11,7 @@ import {
   CONTROLLER_NAMESPACE,
   TRAIT_DEFINITIONS,
   TRAITS,
-} from './constants.js';
+} from '#api';
 import { CachedCatalog } from './definitions/cached-catalog.js';
 import { ensureNamespace, installBuiltins } from './definitions/builtin-installer.js';
 import { SchemaPublisher } from './definitions/schema-publisher.js';
@@ -64,11 +66,11 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
     const { manager, mapper } = this.managerService;
     const log = manager.logger;
     try {
-      await mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind: APPLICATIONS.kind });
+      await mapper.kindFor({ apiVersion: API_VERSION, kind: APPLICATIONS.kind });
     } catch (err) {
       if (err instanceof NoKindMatchError)
         throw new ControllerStartError(
-          'the cluster does not serve core.oam.dev/v1beta1 Applications: install the CRDs first (oam install, or kubectl apply -f deploy/crds/)',
+          `the cluster does not serve ${API_VERSION} Applications: install the CRDs first (oam install, or kubectl apply -f deploy/crds/)`,
         );
       throw err;
     }
@@ -158,7 +160,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       if (routesTo(owner, APPLICATIONS.kind)) built.apps?.enqueue(r, priority);
       if (routesTo(owner, COMPONENTS.kind)) built.components?.enqueue(r, priority);
     });
-    const events = manager.eventRecorder('oam-controller');
+    const events = manager.eventRecorder(ACTORS.controller);
     const deps = {
       client: manager.client,
       mapper,

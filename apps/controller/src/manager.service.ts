@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { jsonLogger, Manager, type RestMapper } from '#runtime';
-import { CONTROLLER_NAMESPACE, FIELD_MANAGER } from './constants.js';
+import { ACTORS, CONTROLLER_NAMESPACE, FIELD_MANAGERS, LEADER_LEASE } from '#api';
 import { controllerCacheTransform } from './host/cache-transform.js';
-import { CONTROLLER_OPTIONS, LEADER_LEASE, type ResolvedOptions } from './options.js';
+import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 
 /** The runtime's Manager (caches, client, controllers) and the REST mapper over its transport. */
 @Injectable()
@@ -13,8 +13,8 @@ export class ManagerService {
   constructor(@Inject(CONTROLLER_OPTIONS) options: ResolvedOptions) {
     this.manager = new Manager({
       kubeConfig: options.kubeConfig,
-      fieldManager: FIELD_MANAGER,
-      logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-controller' } }),
+      fieldManager: FIELD_MANAGERS.controller,
+      logger: options.logger ?? jsonLogger({ fields: { logger: ACTORS.controller } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
       informers: {

@@ -2,7 +2,7 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Clock } from '#kube-core';
 import type { Logger } from '#runtime';
 import type { Registry } from 'prom-client';
-import { CONTROLLER_NAMESPACE, DEFAULT_SYSTEM_NAMESPACE } from './constants.js';
+import { DEFAULT_SYSTEM_NAMESPACE } from '#api';
 
 /** How to run the controller; the CLI's flags map onto these one to one. */
 export interface ControllerOptions {
@@ -63,9 +63,6 @@ export interface LeaderElectionTimings {
   identity?: string;
 }
 
-/** The Lease whose holder reconciles (in CONTROLLER_NAMESPACE). */
-export const LEADER_LEASE = 'oam-controller-leader';
-
 type Optional = 'logger' | 'registry' | 'metricsPort' | 'clock' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes';
 export type ResolvedOptions = Required<Omit<ControllerOptions, Optional>> & Pick<ControllerOptions, Optional>;
 
@@ -93,5 +90,3 @@ export function resolveOptions(options: ControllerOptions): ResolvedOptions {
 function stripUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
-
-export { CONTROLLER_NAMESPACE };

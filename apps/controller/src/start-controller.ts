@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { Manager } from '#runtime';
+import { APPLICATIONS } from '#api';
+import { kindId, type Manager } from '#runtime';
 import { ControllerModule } from './controller.module.js';
 import { ControllerRunner } from './controller.runner.js';
 import { ManagerService } from './manager.service.js';
@@ -37,7 +38,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
     manager,
     done: manager.done,
     resync: () => {
-      const apps = manager.informers.list().find((i) => i.name === 'applications.core.oam.dev/v1beta1');
+      const apps = manager.informers.list().find((i) => i.name === kindId(APPLICATIONS));
       for (const a of apps?.indexer.list() ?? [])
         runner.controller?.enqueue({ namespace: a.metadata!.namespace!, name: a.metadata!.name! });
     },

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { API_VERSION, ObjectMetaSchema } from './meta.js';
 
-/** Annotation KubeVela uses for a definition's one-line description. */
-export const DESCRIPTION_ANNOTATION = 'definition.oam.dev/description';
-
 export const CueSchematicSchema = z.object({ template: z.string().min(1) });
 
 /**

@@ -6,4 +6,8 @@ export * from './component-health.js';
 export * from './component.js';
 export * from './revision.js';
 export * from './kinds.js';
+export * from './resources.js';
+export * from './labels.js';
+export * from './control-plane.js';
+export * from './schema-configmap.js';
 export { crdFor, generateCrds, generateEditorSchema } from './crd/generate.js';

@@ -3,6 +3,7 @@ import { ApplicationSchema } from './application.js';
 import { ComponentSchema, TraitSchema } from './component.js';
 import { ComponentDefinitionSchema, TraitDefinitionSchema } from './definitions.js';
 import { ApplicationRevisionSchema } from './revision.js';
+import { DESCRIPTION_ANNOTATION } from './labels.js';
 
 /** Everything the CRDs, the JSON Schemas and the parser need to know about each kind. */
 export interface KindInfo {
@@ -16,6 +17,11 @@ export interface KindInfo {
 }
 
 const age = { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' };
+const description = {
+  name: 'Description',
+  type: 'string',
+  jsonPath: `.metadata.annotations['${DESCRIPTION_ANNOTATION.replaceAll('.', '\\.')}']`,
+};
 
 export const OAM_KINDS: readonly KindInfo[] = [
   {
@@ -67,11 +73,7 @@ export const OAM_KINDS: readonly KindInfo[] = [
     schema: ComponentDefinitionSchema,
     printerColumns: [
       { name: 'Workload-Kind', type: 'string', jsonPath: '.spec.workload.definition.kind' },
-      {
-        name: 'Description',
-        type: 'string',
-        jsonPath: `.metadata.annotations['definition\\.oam\\.dev/description']`,
-      },
+      description,
       age,
     ],
   },
@@ -83,11 +85,7 @@ export const OAM_KINDS: readonly KindInfo[] = [
     schema: TraitDefinitionSchema,
     printerColumns: [
       { name: 'Applies-To', type: 'string', jsonPath: '.spec.appliesToWorkloads' },
-      {
-        name: 'Description',
-        type: 'string',
-        jsonPath: `.metadata.annotations['definition\\.oam\\.dev/description']`,
-      },
+      description,
       age,
     ],
   },

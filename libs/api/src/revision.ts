@@ -35,18 +35,5 @@ export const ApplicationRevisionSchema = z.object({
 });
 export type ApplicationRevision = z.infer<typeof ApplicationRevisionSchema>;
 
-/**
- * The annotations of revisions and rollback, shared by the controller (which
- * acts on them), the CLI and the REST API (which set and show them).
- */
-export const REVISION_ANNOTATIONS = {
-  /** On an Application: roll back to this revision number ("3"; "v3" and "<app>-v3" work too). Cleared once done. */
-  rollbackTo: 'app.oam.dev/rollback-to-revision',
-  /** On an ApplicationRevision: one line saying what changed from the revision before it. */
-  changeSummary: 'app.oam.dev/change-summary',
-  /** On an ApplicationRevision a rollback made: the number of the revision it restored. */
-  rollbackOf: 'app.oam.dev/rollback-of-revision',
-} as const;
-
 /** The name of revision `n` of an application: `<app>-v<n>`. */
 export const revisionName = (app: string, n: number): string => `${app}-v${n}`;

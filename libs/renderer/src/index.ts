@@ -25,7 +25,6 @@ export { LimitMemory, type LimitMemoryOptions } from './render/limit-memory.js';
 export { Renderer, type RendererOptions } from './render/renderer.js';
 export { RenderCache } from './render/cache.js';
 export { clusterVersionOf, DEFAULT_CLUSTER, parseKubeVersion, type ClusterInfo } from './render/context.js';
-export { LABELS } from './render/labels.js';
 export type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './render/result.js';
 export { RenderFailure } from './render/result.js';
 export { renderSources, renderObjects, type DryRunOptions, type DryRunResult } from './pipeline.js';

@@ -4,11 +4,15 @@ import type { KubeObject } from '#kube-core';
 import { Route } from '../http/route.decorator.js';
 import { ApplicationsService } from './applications.service.js';
 import { applicationView } from './application-view.js';
+import { ApplicationStore } from './stores.js';
 
 /** Applications of one namespace: CRUD, preview, status, live objects, events, revisions, rollback. */
 @Controller()
 export class ApplicationsController {
-  constructor(private readonly apps: ApplicationsService) {}
+  constructor(
+    private readonly apps: ApplicationsService,
+    private readonly store: ApplicationStore,
+  ) {}
 
   @Route('listApplications')
   list(@Param('namespace') ns: string) {
@@ -17,7 +21,7 @@ export class ApplicationsController {
 
   @Route('createApplication')
   create(@Param('namespace') ns: string, @Body() body: unknown): Promise<KubeObject> {
-    return this.apps.store.create(ns, body);
+    return this.store.create(ns, body);
   }
 
   @Route('previewNew')
@@ -32,17 +36,17 @@ export class ApplicationsController {
 
   @Route('replaceApplication')
   replace(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
-    return this.apps.store.replace(ns, name, body);
+    return this.store.replace(ns, name, body);
   }
 
   @Route('patchApplication')
   patch(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
-    return this.apps.store.patch(ns, name, body);
+    return this.store.patch(ns, name, body);
   }
 
   @Route('deleteApplication')
   delete(@Param('namespace') ns: string, @Param('name') name: string) {
-    return this.apps.store.delete(ns, name);
+    return this.store.delete(ns, name);
   }
 
   @Route('applicationStatus')

@@ -1,19 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { Application } from '#api';
+import { APPLICATION_REVISIONS, LABELS, REVISION_ANNOTATIONS, type Application } from '#api';
 import { isJsonObject, type KubeObject } from '#kube-core';
 import { EVENTS, NAMESPACE_INDEX } from '#runtime';
 import { ApiProblem, invalid } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
-import {
-  APP_NAME_LABEL,
-  APPLICATION_REVISIONS,
-  CHANGE_SUMMARY_ANNOTATION,
-  ROLLBACK_ANNOTATION,
-} from '../kube/kinds.js';
 import type { ApplicationView } from './application.dto.js';
 import { applicationView } from './application-view.js';
-import { ObjectStore } from './object-store.js';
 import { PreviewService, type Preview } from './preview.service.js';
+import { ApplicationStore } from './stores.js';
 
 /**
  * Applications: reads from the informer cache, writes to the API server as
@@ -25,12 +19,9 @@ export class ApplicationsService {
   constructor(
     private readonly cluster: ClusterService,
     private readonly preview: PreviewService,
-  ) {
-    this.store = new ObjectStore(cluster, preview, 'Application');
-  }
-
-  /** The Applications' CRUD; the other routes below read through it too. */
-  readonly store: ObjectStore;
+    /** The Applications' CRUD; the routes below read through it too. */
+    private readonly store: ApplicationStore,
+  ) {}
 
   requireNamespace(namespace: string): void {
     this.store.requireNamespace(namespace);
@@ -134,7 +125,7 @@ export class ApplicationsService {
           name: r.metadata!.name!,
           revision,
           createdAt: r.metadata?.creationTimestamp,
-          changeSummary: r.metadata?.annotations?.[CHANGE_SUMMARY_ANNOTATION],
+          changeSummary: r.metadata?.annotations?.[REVISION_ANNOTATIONS.changeSummary],
           current: revision === current,
         };
       })
@@ -157,13 +148,13 @@ export class ApplicationsService {
         404,
         `application "${name}" has no revision ${revision} (ApplicationRevision "${name}-v${revision}")`,
       );
-    return this.store.annotate(namespace, name, { [ROLLBACK_ANNOTATION]: String(revision) });
+    return this.store.annotate(namespace, name, { [REVISION_ANNOTATIONS.rollbackTo]: String(revision) });
   }
 
   private revisionObjects(namespace: string, name: string): KubeObject[] {
     return this.cluster
       .informer(APPLICATION_REVISIONS)
       .indexer.byIndex(NAMESPACE_INDEX, namespace)
-      .filter((r) => r.metadata?.labels?.[APP_NAME_LABEL] === name);
+      .filter((r) => r.metadata?.labels?.[LABELS.appName] === name);
   }
 }

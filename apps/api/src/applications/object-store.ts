@@ -1,8 +1,8 @@
+import { APPLICATIONS, COMPONENTS, FIELD_MANAGERS, TRAITS } from '#api';
 import { deepCopy, isJsonObject, mergePatch, type KubeObject } from '#kube-core';
 import { isConflict, NAMESPACE_INDEX, NAMESPACES, type ResourceKind } from '#runtime';
 import { ApiProblem, invalid } from '../http/problem.js';
 import type { ClusterService } from '../kube/cluster.service.js';
-import { APPLICATIONS, COMPONENTS, FIELD_MANAGER, TRAITS } from '../kube/kinds.js';
 import type { PreviewService, StoredKind } from './preview.service.js';
 
 const KINDS: Record<StoredKind, ResourceKind> = {
@@ -59,7 +59,7 @@ export class ObjectStore {
     this.requireNamespace(namespace);
     const input = this.preview.parseAs(this.kind, body, namespace);
     await this.preview.check(input);
-    return this.client.create(input.object as unknown as KubeObject, { fieldManager: FIELD_MANAGER });
+    return this.client.create(input.object as unknown as KubeObject, { fieldManager: FIELD_MANAGERS.api });
   }
 
   /** PUT: the body replaces the object; its resourceVersion must be the live one (409 when stale). */
@@ -78,7 +78,7 @@ export class ObjectStore {
       ]);
     await this.preview.check(input);
     return this.client.update(withServerFields(input.object as unknown as KubeObject, live), {
-      fieldManager: FIELD_MANAGER,
+      fieldManager: FIELD_MANAGERS.api,
     });
   }
 
@@ -102,7 +102,7 @@ export class ObjectStore {
       await this.preview.check(input);
       try {
         return await this.client.update(withServerFields(input.object as unknown as KubeObject, live), {
-          fieldManager: FIELD_MANAGER,
+          fieldManager: FIELD_MANAGERS.api,
         });
       } catch (err) {
         if (precondition || !isConflict(err) || attempt >= 5) throw err;
@@ -125,7 +125,7 @@ export class ObjectStore {
       namespace,
       name,
       { metadata: { annotations } },
-      { type: 'merge', fieldManager: FIELD_MANAGER },
+      { type: 'merge', fieldManager: FIELD_MANAGERS.api },
     );
   }
 }

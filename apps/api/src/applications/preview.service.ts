@@ -1,5 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import type { Application, Definition } from '#api';
+import {
+  APPLICATIONS,
+  COMPONENT_DEFINITIONS,
+  COMPONENTS,
+  TRAIT_DEFINITIONS,
+  TRAITS,
+  type Application,
+  type Definition,
+} from '#api';
 import type { KubeObject } from '#kube-core';
 import {
   classifyObject,
@@ -12,7 +20,6 @@ import {
 import { NAMESPACE_INDEX } from '#runtime';
 import { ApiProblem, invalid, type FieldError } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
-import { APPLICATIONS, COMPONENT_DEFINITIONS, COMPONENTS, TRAIT_DEFINITIONS, TRAITS } from '../kube/kinds.js';
 
 export type StoredKind = 'Application' | 'Component' | 'Trait';
 

@@ -1,9 +1,9 @@
 import { Controller, Param, Req, Res } from '@nestjs/common';
 import type { HttpRequest as Request, HttpResponse as Response } from '../http/express-types.js';
+import { APPLICATIONS } from '#api';
 import type { KubeObject } from '#kube-core';
 import { Route } from '../http/route.decorator.js';
 import { ClusterService } from '../kube/cluster.service.js';
-import { APPLICATIONS } from '../kube/kinds.js';
 import { applicationView } from './application-view.js';
 import { ApplicationsService } from './applications.service.js';
 

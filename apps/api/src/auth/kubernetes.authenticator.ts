@@ -1,3 +1,4 @@
+import { GROUP } from '#api';
 import type { KubeTransport } from '#runtime';
 import type { AccessRequest, Authenticator, Principal } from './authenticator.js';
 
@@ -48,7 +49,7 @@ export class KubernetesAuthenticator implements Authenticator {
           groups: principal.groups,
           extra: user?.extra,
           resourceAttributes: {
-            group: 'core.oam.dev',
+            group: GROUP,
             resource: access.resource,
             verb: access.verb,
             namespace: access.namespace,

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { DESCRIPTION_ANNOTATION, type Definition } from '#api';
-import { schemaConfigMapName, SCHEMA_KEY } from '#controller';
+import {
+  COMPONENT_DEFINITIONS,
+  DESCRIPTION_ANNOTATION,
+  SCHEMA_KEY,
+  schemaConfigMapName,
+  TRAIT_DEFINITIONS,
+  type Definition,
+} from '#api';
 import { parameterOpenApiSchema, RenderError, RenderErrors } from '#renderer';
-import { NAMESPACE_INDEX, type ResourceKind } from '#runtime';
+import { isNotFound, NAMESPACE_INDEX, NoKindMatchError, type ResourceKind } from '#runtime';
 import { ApiProblem } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
-import { COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS } from '../kube/kinds.js';
 import type { CatalogDetail, CatalogEntry } from './catalog.dto.js';
 import { exampleFor } from './example.js';
 import { openApiToJsonSchema } from './json-schema.js';
@@ -96,12 +101,18 @@ export class CatalogService {
     };
   }
 
-  /** `deployments.apps` for apps/v1 Deployment (discovery, cached by the mapper); undefined when not served. */
+  /**
+   * `deployments.apps` for apps/v1 Deployment (discovery, cached by the mapper); undefined when the
+   * cluster does not serve it. Discovery failing is not an answer: that error goes to the caller.
+   */
   private async resourceName(workload: { apiVersion?: string; kind?: string } | undefined) {
     if (!workload?.apiVersion || !workload.kind) return undefined;
     const kind = await this.cluster.mapper
       .kindFor({ apiVersion: workload.apiVersion, kind: workload.kind })
-      .catch(() => undefined);
+      .catch((err: unknown) => {
+        if (err instanceof NoKindMatchError || isNotFound(err)) return undefined;
+        throw err;
+      });
     return kind ? (kind.group ? `${kind.plural}.${kind.group}` : kind.plural) : undefined;
   }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApplicationSchema, ComponentSchema, TraitSchema } from '#api';
+import { ApplicationSchema, ComponentSchema, REVISION_ANNOTATIONS, TraitSchema } from '#api';
 import {
   ApplicationListSchema,
   ApplicationViewSchema,
@@ -43,7 +43,7 @@ export interface RouteSpec {
 }
 
 const V1 = '/api/v1';
-/** Swagger UI and the document it shows (the issue's paths; `/api/v1/openapi.json` is the same document). */
+/** Swagger UI and the document it shows (`/api/v1/openapi.json` is the same document). */
 export const DOCS_PATH = '/api/docs';
 export const OPENAPI_PATH = '/api/openapi.json';
 const APPS = `${V1}/namespaces/{namespace}/applications`;
@@ -305,7 +305,7 @@ export const ROUTES = {
   rollback: {
     method: 'post',
     path: `${APP}/rollback`,
-    summary: 'roll back to a revision (the controller’s app.oam.dev/rollback-to-revision annotation)',
+    summary: `roll back to a revision (the controller’s ${REVISION_ANNOTATIONS.rollbackTo} annotation)`,
     access: appAccess('patch'),
     status: 202,
     body: { schema: RollbackRequestSchema, contentType: 'application/json', required: true },

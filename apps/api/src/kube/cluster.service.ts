@@ -1,4 +1,15 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import {
+  ACTORS,
+  APPLICATION_REVISIONS,
+  APPLICATIONS,
+  COMPONENT_DEFINITIONS,
+  COMPONENTS,
+  FIELD_MANAGERS,
+  SCHEMA_CONFIGMAP_LABEL,
+  TRAIT_DEFINITIONS,
+  TRAITS,
+} from '#api';
 import type { KubeObject } from '#kube-core';
 import { clusterVersionOf, createRenderer, type RendererHandle } from '#renderer';
 import {
@@ -13,16 +24,6 @@ import {
   type ResourceKind,
 } from '#runtime';
 import { API_OPTIONS, type ResolvedApiOptions } from '../options.js';
-import {
-  APPLICATION_REVISIONS,
-  APPLICATIONS,
-  COMPONENT_DEFINITIONS,
-  COMPONENTS,
-  FIELD_MANAGER,
-  SCHEMA_CONFIGMAP_LABEL,
-  TRAIT_DEFINITIONS,
-  TRAITS,
-} from './kinds.js';
 
 /** The kinds every request reads, cached from the start (others, e.g. a Deployment's, on first use). */
 const CACHED: ResourceKind[] = [
@@ -53,8 +54,8 @@ export class ClusterService implements OnApplicationShutdown {
   constructor(@Inject(API_OPTIONS) readonly options: ResolvedApiOptions) {
     this.manager = new Manager({
       kubeConfig: options.kubeConfig,
-      fieldManager: FIELD_MANAGER,
-      logger: options.logger ?? jsonLogger({ fields: { logger: 'oam-api' } }),
+      fieldManager: FIELD_MANAGERS.api,
+      logger: options.logger ?? jsonLogger({ fields: { logger: ACTORS.api } }),
       registry: options.registry,
       transport: { qps: options.qps, burst: options.burst },
       // Also bounds a kind first read by /resources that the API may not list (then reported there).

@@ -1,10 +1,6 @@
+import { ANNOTATIONS, CONTROLLER_NAMESPACE, HEARTBEAT_LEASE } from '#api';
 import { isNotFound, LEASES } from '#runtime';
 import type { Session } from './session.js';
-
-/** The controller's heartbeat Lease (its namespace and name are the controller's constants). */
-export const HEARTBEAT = { namespace: 'oam-system', name: 'oam-controller-heartbeat' };
-/** The Lease annotation holding the running controller's version. */
-export const CONTROLLER_VERSION_ANNOTATION = 'oam.dev/controller-version';
 
 export interface Heartbeat {
   /** When the controller last renewed it (ms since the epoch), NaN when never. */
@@ -16,7 +12,7 @@ export interface Heartbeat {
 /** The controller's heartbeat, or undefined when there is no Lease (no controller ever ran). */
 export async function readHeartbeat(session: Session): Promise<Heartbeat | undefined> {
   const lease = await session
-    .call(() => session.client(LEASES).get(HEARTBEAT.namespace, HEARTBEAT.name))
+    .call(() => session.client(LEASES).get(CONTROLLER_NAMESPACE, HEARTBEAT_LEASE))
     .catch((err: unknown) => {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -26,7 +22,7 @@ export async function readHeartbeat(session: Session): Promise<Heartbeat | undef
   return {
     renewedAt: spec?.renewTime ? Date.parse(spec.renewTime) : NaN,
     leaseDurationSeconds: spec?.leaseDurationSeconds,
-    version: lease.metadata?.annotations?.[CONTROLLER_VERSION_ANNOTATION],
+    version: lease.metadata?.annotations?.[ANNOTATIONS.controllerVersion],
   };
 }
 

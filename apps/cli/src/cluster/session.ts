@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeTransport, RestMapper, ResourceClient, type ResourceKind } from '#runtime';
 import { EXIT } from '../output/exit-codes.js';
@@ -8,19 +9,6 @@ import { cliVersion } from '../version.js';
 import { ensurePlane } from '../plane/start.js';
 import { clusterError } from './kube-errors.js';
 import { chooseTarget, type TargetChoice, type TargetFlags } from './target.js';
-
-export const OAM_KINDS = {
-  Application: oam('Application', 'applications'),
-  Component: oam('Component', 'components'),
-  Trait: oam('Trait', 'traits'),
-  ComponentDefinition: oam('ComponentDefinition', 'componentdefinitions'),
-  TraitDefinition: oam('TraitDefinition', 'traitdefinitions'),
-  ApplicationRevision: oam('ApplicationRevision', 'applicationrevisions'),
-} as const;
-
-function oam(kind: string, plural: string): ResourceKind {
-  return { group: 'core.oam.dev', version: 'v1beta1', plural, kind, namespaced: true };
-}
 
 /** A connection to the target: the local plane or the kubeconfig's cluster. */
 export class Session {
@@ -85,7 +73,7 @@ export function resolveTarget(flags: TargetFlags): TargetChoice {
 export async function connect(choice: TargetChoice, options: ConnectOptions): Promise<Session> {
   if (choice.kind === 'cluster') {
     const transport = new KubeTransport(choice.kubeConfig, {
-      userAgent: 'oam-cli',
+      userAgent: ACTORS.cli,
       qps: 50,
       burst: 100,
       onResponse: httpTrace(),
@@ -127,7 +115,7 @@ export async function connect(choice: TargetChoice, options: ConnectOptions): Pr
     );
   }
   const transport = new KubeTransport(kc, {
-    userAgent: 'oam-cli',
+    userAgent: ACTORS.cli,
     qps: 50,
     burst: 100,
     onResponse: httpTrace(),

@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import { existsSync } from 'node:fs';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeTransport } from '#runtime';
@@ -12,7 +13,7 @@ export async function planeAnswers(
   if (!existsSync(record.kubeconfig)) return { ok: false, error: `${record.kubeconfig} is missing` };
   const kc = new KubeConfig();
   kc.loadFromFile(record.kubeconfig);
-  const transport = new KubeTransport(kc, { timeoutMs, userAgent: 'oam-cli', onResponse: httpTrace() });
+  const transport = new KubeTransport(kc, { timeoutMs, userAgent: ACTORS.cli, onResponse: httpTrace() });
   try {
     const version = await transport.request<Record<string, unknown>>({
       verb: 'get',

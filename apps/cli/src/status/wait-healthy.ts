@@ -1,5 +1,5 @@
+import { oamResource } from '#api';
 import type { Session } from '../cluster/session.js';
-import { OAM_KINDS } from '../cluster/session.js';
 import { formatDuration } from '../output/age.js';
 import { EXIT } from '../output/exit-codes.js';
 import type { Progress } from '../output/progress.js';
@@ -46,7 +46,7 @@ export async function waitHealthy(
     const states: { key: string; text: string }[] = [];
     for (const app of apps) {
       if (done.has(app)) continue;
-      const client = session.client(OAM_KINDS[app.kind ?? 'Application']);
+      const client = session.client(oamResource(app.kind ?? 'Application'));
       const object = await session.call(() => client.get(app.namespace, app.name));
       const live = (app.kind === 'Component' ? componentAsApp(object) : object) as AppObject;
       latest.set(app, live);

@@ -1,7 +1,7 @@
 import type { AppliedResource } from '#api';
 import type { Client } from '#runtime';
 import { type KubeObject } from '#kube-core';
-import { ANNOTATIONS } from '../constants.js';
+import { ANNOTATIONS } from '#api';
 import { handOverFields } from './handover.js';
 import type { Intent } from './intent.js';
 import { ownershipConflict } from './ownership.js';

@@ -1,6 +1,6 @@
 import type { Client } from '#runtime';
 import { type KubeObject } from '#kube-core';
-import { ANNOTATIONS, HANDOVER_MANAGER } from '../constants.js';
+import { ANNOTATIONS, FIELD_MANAGERS } from '#api';
 import { getPath, type Intent } from './intent.js';
 
 /**
@@ -31,7 +31,10 @@ export async function handOverFields(client: Client, intent: Intent, live: KubeO
     any = true;
   }
   if (!any) return;
-  await client.apply(intent.kind, patch as KubeObject, { fieldManager: HANDOVER_MANAGER, force: true });
+  await client.apply(intent.kind, patch as KubeObject, {
+    fieldManager: FIELD_MANAGERS.handover,
+    force: true,
+  });
 }
 
 function setPath(obj: Record<string, unknown>, path: readonly string[], value: unknown): void {

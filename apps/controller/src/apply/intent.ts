@@ -1,7 +1,7 @@
 import { type RenderedObject } from '#renderer';
 import { deepCopy, deepFreeze, hashOf, type KubeObject, ownerReferenceTo } from '#kube-core';
 import { type ResourceKind } from '#runtime';
-import { ANNOTATIONS } from '../constants.js';
+import { ANNOTATIONS } from '#api';
 
 /** One object the controller wants, ready for server-side apply. */
 export interface Intent {

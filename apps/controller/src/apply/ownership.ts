@@ -1,4 +1,4 @@
-import { LABELS } from '#renderer';
+import { LABELS } from '#api';
 import { controllerOf, type KubeObject } from '#kube-core';
 
 /**

@@ -1,4 +1,4 @@
-import { LABELS } from '#renderer';
+import { LABELS } from '#api';
 import type { AppliedResource } from '#api';
 import { isNotFound, NoKindMatchError, type Client, type RestMapper } from '#runtime';
 import { isControlledBy, type KubeObject } from '#kube-core';

@@ -1,7 +1,13 @@
 import type { Definition } from '#api';
 import { hashOf, type KubeObject } from '#kube-core';
 import { isAlreadyExists, isConflict, isNotFound, NAMESPACES, type Client, type Logger } from '#runtime';
-import { ANNOTATIONS, COMPONENT_DEFINITIONS, INSTALLED_BY_LABEL, TRAIT_DEFINITIONS } from '../constants.js';
+import {
+  ANNOTATIONS,
+  COMPONENT_DEFINITIONS,
+  FIELD_MANAGERS,
+  INSTALLED_BY_LABEL,
+  TRAIT_DEFINITIONS,
+} from '#api';
 
 export interface InstallReport {
   created: string[];
@@ -39,7 +45,7 @@ export async function installBuiltins(
       metadata: {
         ...def.metadata,
         namespace,
-        labels: { ...def.metadata.labels, [INSTALLED_BY_LABEL]: 'oam-controller' },
+        labels: { ...def.metadata.labels, [INSTALLED_BY_LABEL]: FIELD_MANAGERS.controller },
         annotations: {
           ...def.metadata.annotations,
           [ANNOTATIONS.contentHash]: contentHash(def as KubeObject),
@@ -57,7 +63,7 @@ export async function installBuiltins(
       report.created.push(id);
       continue;
     }
-    if (live.metadata?.labels?.[INSTALLED_BY_LABEL] !== 'oam-controller') {
+    if (live.metadata?.labels?.[INSTALLED_BY_LABEL] !== FIELD_MANAGERS.controller) {
       report.foreign.push(id);
       continue;
     }

@@ -1,4 +1,4 @@
-import type { Definition } from '#api';
+import { SCHEMA_CONFIGMAP_LABEL, SCHEMA_KEY, schemaConfigMapName, type Definition } from '#api';
 import { parameterOpenApiSchema, RenderErrors, type RendererHandle } from '#renderer';
 import { hashOf, type KubeObject, ownerReferenceTo } from '#kube-core';
 import {
@@ -10,14 +10,6 @@ import {
   type Request,
   type ResourceKind,
 } from '#runtime';
-
-/** KubeVela's key for the schema in the ConfigMap. */
-export const SCHEMA_KEY = 'openapi-v3-json-schema';
-
-/** `component-schema-webservice`, `trait-schema-gateway`: where KubeVela's tools look. */
-export function schemaConfigMapName(kind: Definition['kind'], name: string): string {
-  return `${kind === 'ComponentDefinition' ? 'component' : 'trait'}-schema-${name}`;
-}
 
 /**
  * Publishes each definition's parameter schema as KubeVela does: a
@@ -65,7 +57,7 @@ export class SchemaPublisher implements Reconciler {
         metadata: {
           name,
           namespace: request.namespace,
-          labels: { 'definition.oam.dev/name': request.name },
+          labels: { [SCHEMA_CONFIGMAP_LABEL]: request.name },
           ownerReferences: [ownerReferenceTo(def, { controller: true, blockOwnerDeletion: true })],
         },
         data,

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { isNotFound, LEASES, type Client, type Logger } from '#runtime';
-import { ANNOTATIONS, HEARTBEAT_LEASE } from '../constants.js';
+import { ANNOTATIONS, HEARTBEAT_LEASE } from '#api';
 import { ensureNamespace } from '../definitions/builtin-installer.js';
 
 /**
@@ -56,7 +56,7 @@ export class Heartbeat {
       metadata: {
         name: HEARTBEAT_LEASE,
         namespace: this.options.namespace,
-        annotations: { [ANNOTATIONS.version]: this.options.version },
+        annotations: { [ANNOTATIONS.controllerVersion]: this.options.version },
       },
       spec: {
         holderIdentity: this.identity,

@@ -1,4 +1,4 @@
-import { LABELS } from '#renderer';
+import { LABELS } from '#api';
 import {
   DEFAULT_PRIORITY,
   kindId,

@@ -1,6 +1,6 @@
 import type { Application } from '#api';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
-import { APPLICATIONS } from '../constants.js';
+import { APPLICATIONS } from '#api';
 import { requeueOnConflict } from './conflict.js';
 import { finalize } from './finalize.js';
 import { OwnWrites } from './own-writes.js';

@@ -3,7 +3,7 @@ import { isControlledBy, type KubeObject } from '#kube-core';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { resourceKey } from '../apply/identity.js';
 import { deleteIfOurs } from '../apply/pruner.js';
-import { COMPONENTS } from '../constants.js';
+import { COMPONENTS } from '#api';
 import { mergeConditions, type ConditionInput } from './conditions.js';
 import { requeueOnConflict } from './conflict.js';
 import { finalize } from './finalize.js';

@@ -1,6 +1,6 @@
 import { type Client, type ResourceKind } from '#runtime';
 import { finalizersWith, finalizersWithout, hasFinalizer, type KubeObject } from '#kube-core';
-import { FINALIZER } from '../constants.js';
+import { FINALIZER } from '#api';
 
 /**
  * Adds the cleanup finalizer; returns the updated object (its new

@@ -1,4 +1,4 @@
-import type { Component, RevisionPins, Trait } from '#api';
+import { API_VERSION, type Component, type RevisionPins, type Trait } from '#api';
 import type { DefinitionCatalog } from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
 import type { StoredPart } from '../revisions/snapshot.js';
@@ -79,7 +79,7 @@ function asLive(p: StoredPart, live: KubeObject | undefined, namespace: string):
     ...(p.metadata.creationTimestamp ? { creationTimestamp: p.metadata.creationTimestamp } : {}),
   };
   return {
-    apiVersion: 'core.oam.dev/v1beta1',
+    apiVersion: API_VERSION,
     kind: p.kind,
     metadata: { ...metadata, generation: p.metadata.generation },
     spec: deepCopy(p.spec),

@@ -1,6 +1,5 @@
-import { LABELS } from '#renderer';
+import { ANNOTATIONS, LABELS } from '#api';
 import { type KubeObject } from '#kube-core';
-import { ANNOTATIONS } from '../constants.js';
 import { rendererOf, type JoinSources } from './join.js';
 
 /**

@@ -5,7 +5,7 @@ import type { Client, EventRecorder, ReconcileContext, ResourceKind, Result, Res
 import { applyIntent, isUpToDate } from '../apply/applier.js';
 import { describeRef } from '../apply/identity.js';
 import { planIntents, unrecorded } from '../apply/plan.js';
-import { ANNOTATIONS } from '../constants.js';
+import { ANNOTATIONS } from '#api';
 import type { OwnedWatches } from '../host/owned-watches.js';
 import type { RenderSource, Revisions, PendingRevision } from '../revisions/revisions.js';
 import type { JoinedInputs } from '../revisions/snapshot.js';

@@ -1,7 +1,7 @@
 import type { ApplicationStatus, Condition, Trait } from '#api';
 import { type KubeObject, jsonEqual } from '#kube-core';
 import type { Client, ReconcileContext, Reconciler, Request, Result } from '#runtime';
-import { TRAITS } from '../constants.js';
+import { TRAITS } from '#api';
 import { mergeConditions, type ConditionInput } from './conditions.js';
 import { requeueOnConflict } from './conflict.js';
 import { joinApplication, joinComponent, rendererOf, type JoinSources, type TraitVerdict } from './join.js';

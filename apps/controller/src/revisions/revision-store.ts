@@ -1,8 +1,6 @@
-import { revisionName, type ApplicationRevision } from '#api';
-import { LABELS } from '#renderer';
+import { API_VERSION, APPLICATION_REVISIONS, type ApplicationRevision, LABELS, revisionName } from '#api';
 import { isAlreadyExists, isNotFound, type Client, type IndexFunc } from '#runtime';
 import { ownerReferenceTo, type KubeObject } from '#kube-core';
-import { APPLICATION_REVISIONS } from '../constants.js';
 
 /** ApplicationRevisions by the application they are labelled with (`namespace/name`). */
 export const REVISION_APP_INDEX = 'revisionApp';
@@ -47,7 +45,7 @@ export class RevisionStore {
   ): Promise<ApplicationRevision> {
     const name = revisionName(app.metadata!.name!, spec.revision);
     const object: ApplicationRevision = {
-      apiVersion: 'core.oam.dev/v1beta1',
+      apiVersion: API_VERSION,
       kind: 'ApplicationRevision',
       metadata: {
         name,

@@ -9,7 +9,7 @@ import {
 import { InMemoryCatalog, type DefinitionCatalog } from '#renderer';
 import type { Client, EventRecorder, Logger } from '#runtime';
 import { createMergePatch, hashOf, type JsonObject, type KubeObject } from '#kube-core';
-import { APPLICATIONS } from '../constants.js';
+import { APPLICATIONS } from '#api';
 import type { ConditionInput } from '../reconcile/conditions.js';
 import type { PartPins } from '../reconcile/pinned-sources.js';
 import type { Revision } from '../reconcile/revision.js';

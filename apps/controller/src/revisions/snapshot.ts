@@ -1,4 +1,10 @@
-import { REVISION_ANNOTATIONS, type ApplicationRevision, type Definition, type RevisionPins } from '#api';
+import {
+  API_VERSION,
+  REVISION_ANNOTATIONS,
+  type ApplicationRevision,
+  type Definition,
+  type RevisionPins,
+} from '#api';
 import { createHash } from 'node:crypto';
 import { deepCopy, deepFreeze, stableStringify, type KubeObject } from '#kube-core';
 
@@ -25,7 +31,7 @@ export function applicationInputs(app: KubeObject): StoredApplication {
     Object.entries(app.metadata?.annotations ?? {}).filter(([k]) => !NOT_INPUTS.has(k)),
   );
   return {
-    apiVersion: 'core.oam.dev/v1beta1',
+    apiVersion: API_VERSION,
     kind: 'Application',
     metadata: {
       name: app.metadata?.name,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GROUP, VERSION } from '../meta.js';
+import { API_VERSION, GROUP, VERSION } from '../meta.js';
 import { OAM_KINDS, type KindInfo } from '../kinds.js';
 import { toStructural } from './structural.js';
 
@@ -64,7 +64,7 @@ export function generateEditorSchema(): Record<string, unknown> {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: 'https://oam.dev/schemas/oam.schema.json',
-    title: 'OAM core.oam.dev/v1beta1 objects',
+    title: `OAM ${API_VERSION} objects`,
     type: 'object',
     required: ['apiVersion', 'kind'],
     oneOf: OAM_KINDS.map((k) => ({ $ref: `#/$defs/${k.kind}` })),

@@ -1,5 +1,5 @@
 /**
- * Differential test (issue 14): property values generated from each CUE
+ * Differential test: property values generated from each CUE
  * definition's parameter schema (valid ones and near-misses) are judged by CUE
  * v0.14 (the properties unified with `parameter`, on a pool of its own) and by
  * the JSON Schema the renderer exports for the definition (what editors, the
@@ -32,7 +32,7 @@ const BUILTINS = ['components', 'traits']
 
 /** Parameter shapes KubeVela's own built-ins use that ours do not (written here, not copied). */
 const SHAPES: Record<string, string> = {
-  'env-map (issue 14)': ENV_MAP,
+  'env-map': ENV_MAP,
   'storage-style': STORAGE_STYLE,
   'number-or-string': `parameter: {
 	cpu?: *1 | number | string
@@ -150,7 +150,7 @@ describe('the parameter schema never rejects what CUE accepts', () => {
     await expectAgreement(label, definitionOf(label.replace(/\W+/g, '-'), SHAPES[label]));
   });
 
-  it('finds the disagreement of issue 14: a schema that turns `*{} | {[string]: string}` into exclusive forms', async () => {
+  it('finds the disagreement a schema translation once had: one that turns `*{} | {[string]: string}` into exclusive forms', async () => {
     // What the OpenAPI-export translation made of ENV_MAP's `env`: exactly one form, the others excluded.
     const exclusive = {
       type: 'object',

@@ -1,7 +1,6 @@
-import { API_VERSION } from '#api';
+import { API_VERSION, LABELS } from '#api';
 import { ownerReferenceTo, type TypedObject } from '#kube-core';
 import type { AppSpec } from '../resolve/index.js';
-import { LABELS } from './labels.js';
 
 /** Kinds that live outside namespaces: they must not be given the application's namespace. */
 const CLUSTER_SCOPED = new Set([

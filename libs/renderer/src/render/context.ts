@@ -1,3 +1,4 @@
+import { ANNOTATIONS } from '#api';
 import { type TypedObject } from '#kube-core';
 import type { ClusterVersion, RenderContext } from '../engines/engine.js';
 import type { AppSpec, ResolvedComponent } from '../resolve/index.js';
@@ -73,7 +74,7 @@ export function componentContext(
     revision: app.revision ? `${component.name}-v${app.revision.number}` : '',
     cluster: cluster.name,
     clusterVersion: cluster.version,
-    publishVersion: app.annotations['app.oam.dev/publishVersion'] ?? '',
+    publishVersion: app.annotations[ANNOTATIONS.publishVersion] ?? '',
     workflowName: app.name,
   };
 }

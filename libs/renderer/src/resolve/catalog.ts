@@ -1,4 +1,9 @@
-import type { ComponentDefinition, Definition, TraitDefinition } from '#api';
+import {
+  DEFAULT_SYSTEM_NAMESPACE,
+  type ComponentDefinition,
+  type Definition,
+  type TraitDefinition,
+} from '#api';
 
 /** Where definitions come from: injected, so the controller (informer cache), the dry run (files) and tests share one resolver. */
 export interface DefinitionCatalog {
@@ -12,15 +17,7 @@ export interface DefinitionCatalog {
 }
 
 /**
- * Where the controller installs the built-ins: KubeVela's `vela-system`, so
- * KubeVela users' definitions are found where they keep them, and files
- * exported by `vela def get` (which carry that namespace) are system ones here too.
- */
-export const DEFAULT_SYSTEM_NAMESPACE = 'vela-system';
-export const KUBEVELA_SYSTEM_NAMESPACE = DEFAULT_SYSTEM_NAMESPACE;
-
-/**
- * Definitions held in memory. Lookup follows the design: the application's
+ * Definitions held in memory. A lookup tries the application's
  * namespace first, then the system namespace; a definition without a
  * namespace (as in a file given to `oam render`) or in KubeVela's
  * `vela-system` counts as a system one.
@@ -86,6 +83,6 @@ export class InMemoryCatalog implements DefinitionCatalog {
 
   private isSystem(d: Definition): boolean {
     const ns = d.metadata.namespace;
-    return !ns || ns === this.systemNamespace || ns === KUBEVELA_SYSTEM_NAMESPACE;
+    return !ns || ns === this.systemNamespace || ns === DEFAULT_SYSTEM_NAMESPACE;
   }
 }

@@ -1,5 +1,5 @@
 export type { AppSpec, ResolvedComponent, ResolvedTrait } from './app-spec.js';
-export { InMemoryCatalog, DEFAULT_SYSTEM_NAMESPACE, type DefinitionCatalog } from './catalog.js';
+export { InMemoryCatalog, type DefinitionCatalog } from './catalog.js';
 export { resolveObjects, type ResolveOptions } from './resolve.js';
 export { orderByDependencies, workloadNames } from './checks.js';
 export { conflictsWithOlder, notApplicable, olderFirst, rivalIn } from './trait-rules.js';

@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import { loadTokensFile, startApi, TokensFileError } from '#api-server';
 import { jsonLogger, KubeApiError } from '#runtime';
 import { isConnectionError, loadKubeConfig } from '../../cluster/kubeconfig.js';
@@ -14,7 +15,7 @@ export async function runApi(flags: ApiFlags): Promise<number> {
     throw new UserError('--tokens-file is only read with --auth tokens');
   if (auth === 'tokens') readTokens(flags.tokensFile!); // its own message, before anything else
   const kubeConfig = loadKubeConfig(flags);
-  const logger = jsonLogger({ level: flags.logLevel, fields: { logger: 'oam-api' } });
+  const logger = jsonLogger({ level: flags.logLevel, fields: { logger: ACTORS.api } });
   let api;
   try {
     api = await startApi({

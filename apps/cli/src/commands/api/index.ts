@@ -1,3 +1,4 @@
+import { DEFAULT_SYSTEM_NAMESPACE } from '#api';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { addEvalLimitOptions, type EvalLimitFlags } from '../target-options.js';
 
@@ -40,7 +41,7 @@ export function registerApi(program: Command): void {
     .option(
       '--system-namespace <ns>',
       'where built-in definitions are installed and looked up after the namespace’s own',
-      'vela-system',
+      DEFAULT_SYSTEM_NAMESPACE,
     )
     .option('--cors-origin <origin...>', 'allow these browser origins (CORS is off by default)')
     .addOption(

@@ -1,5 +1,6 @@
+import { APPLICATIONS, COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS } from '#api';
 import { NAMESPACES } from '#runtime';
-import { connect, OAM_KINDS, resolveTarget, type Session } from '../../cluster/session.js';
+import { connect, resolveTarget, type Session } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import type { NameKind } from './complete.js';
 
@@ -43,7 +44,7 @@ async function fromCluster(session: Session, kind: NameKind, namespace: string):
       .map((o) => o.metadata?.name)
       .filter((n): n is string => typeof n === 'string');
   if (kind === 'namespaces') return list(NAMESPACES);
-  if (kind === 'applications') return list(OAM_KINDS.Application, namespace);
-  const found = await Promise.all([list(OAM_KINDS.ComponentDefinition), list(OAM_KINDS.TraitDefinition)]);
+  if (kind === 'applications') return list(APPLICATIONS, namespace);
+  const found = await Promise.all([list(COMPONENT_DEFINITIONS), list(TRAIT_DEFINITIONS)]);
   return found.flat();
 }

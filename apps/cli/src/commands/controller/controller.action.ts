@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import { jsonLogger, KubeApiError } from '#runtime';
 import { ControllerStartError, startController } from '#controller';
 import { EXIT } from '../../output/exit-codes.js';
@@ -8,7 +9,7 @@ import type { ControllerFlags } from './index.js';
 /** Runs until SIGINT/SIGTERM (exit 0), or until the manager stops by itself (exit 1). */
 export async function runController(flags: ControllerFlags): Promise<number> {
   const kubeConfig = loadKubeConfig(flags);
-  const logger = jsonLogger({ level: flags.logLevel, fields: { logger: 'oam-controller' } });
+  const logger = jsonLogger({ level: flags.logLevel, fields: { logger: ACTORS.controller } });
   let controller;
   try {
     controller = await startController({

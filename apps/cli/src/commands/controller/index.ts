@@ -1,3 +1,4 @@
+import { DEFAULT_SYSTEM_NAMESPACE } from '#api';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { addEvalLimitOptions, parseDuration, type EvalLimitFlags } from '../target-options.js';
 
@@ -43,7 +44,7 @@ export function registerController(program: Command): void {
     .option(
       '--system-namespace <ns>',
       'where built-in definitions are installed and looked up after the application’s namespace',
-      'vela-system',
+      DEFAULT_SYSTEM_NAMESPACE,
     )
     .addOption(
       new Option(

@@ -1,12 +1,17 @@
+import {
+  API_VERSION,
+  COMPONENT_DEFINITIONS,
+  DEFAULT_SYSTEM_NAMESPACE,
+  FIELD_MANAGERS,
+  TRAIT_DEFINITIONS,
+} from '#api';
 import type { KubeObject } from '#kube-core';
 import { NoKindMatchError } from '#runtime';
-import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { connect, resolveTarget, targetLine } from '../../cluster/session.js';
 import { readInputs } from '../../io/read-inputs.js';
 import { colorsFor } from '../../output/colors.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
-import { FIELD_MANAGER } from '../up/up.action.js';
-import { SYSTEM_NAMESPACE } from './catalog.js';
 import type { DefFileFlags } from './index.js';
 import { vetDefinitions } from './vet.js';
 
@@ -31,11 +36,9 @@ export async function runDefApply(flags: DefFileFlags): Promise<number> {
     throw new UserError('nothing to apply: the input holds no definitions');
   const session = await connect(choice, { startPlane: true, say: (l) => process.stdout.write(`${l}\n`) });
   try {
-    for (const kind of [OAM_KINDS.ComponentDefinition, OAM_KINDS.TraitDefinition]) {
+    for (const kind of [COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS]) {
       try {
-        await session.call(() =>
-          session.mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind: kind.kind }),
-        );
+        await session.call(() => session.mapper.kindFor({ apiVersion: API_VERSION, kind: kind.kind }));
       } catch (err) {
         if (!(err instanceof NoKindMatchError)) throw err;
         throw new UserError(
@@ -52,15 +55,14 @@ export async function runDefApply(flags: DefFileFlags): Promise<number> {
         );
     }
     for (const { definition } of vetted.definitions) {
-      const namespace = definition.metadata.namespace ?? flags.namespace ?? SYSTEM_NAMESPACE;
+      const namespace = definition.metadata.namespace ?? flags.namespace ?? DEFAULT_SYSTEM_NAMESPACE;
       const object = {
         ...definition,
         metadata: { ...definition.metadata, namespace },
       } as unknown as KubeObject;
-      const kind =
-        definition.kind === 'ComponentDefinition' ? OAM_KINDS.ComponentDefinition : OAM_KINDS.TraitDefinition;
+      const kind = definition.kind === 'ComponentDefinition' ? COMPONENT_DEFINITIONS : TRAIT_DEFINITIONS;
       const live = await session.call(() =>
-        session.client(kind).apply(object, { fieldManager: FIELD_MANAGER, force: true }),
+        session.client(kind).apply(object, { fieldManager: FIELD_MANAGERS.cli, force: true }),
       );
       process.stdout.write(
         `applied ${definition.kind} ${namespace}/${definition.metadata.name}${live.metadata?.generation ? ` (generation ${live.metadata.generation})` : ''}\n`,

@@ -1,11 +1,14 @@
-import { DESCRIPTION_ANNOTATION, type Definition } from '#api';
+import {
+  API_VERSION,
+  COMPONENT_DEFINITIONS,
+  DESCRIPTION_ANNOTATION,
+  TRAIT_DEFINITIONS,
+  type Definition,
+} from '#api';
 import { BuiltinDefinitionsError, loadBuiltinDefinitions } from '#definitions';
 import { NoKindMatchError } from '#runtime';
-import { OAM_KINDS, type Session } from '../../cluster/session.js';
+import { type Session } from '../../cluster/session.js';
 import { UserError } from '../../output/user-error.js';
-
-/** Where the controller installs the built-ins (its --system-namespace default, KubeVela's). */
-export const SYSTEM_NAMESPACE = 'vela-system';
 
 export interface ListedDefinition {
   definition: Definition;
@@ -34,14 +37,12 @@ export async function clusterDefinitions(
 ): Promise<ListedDefinition[]> {
   const out: ListedDefinition[] = [];
   for (const [type, kind] of [
-    ['component', OAM_KINDS.ComponentDefinition],
-    ['trait', OAM_KINDS.TraitDefinition],
+    ['component', COMPONENT_DEFINITIONS],
+    ['trait', TRAIT_DEFINITIONS],
   ] as const) {
     if (options.type && options.type !== type) continue;
     try {
-      await session.call(() =>
-        session.mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind: kind.kind }),
-      );
+      await session.call(() => session.mapper.kindFor({ apiVersion: API_VERSION, kind: kind.kind }));
     } catch (err) {
       if (err instanceof NoKindMatchError) continue;
       throw err;

@@ -1,4 +1,4 @@
-import type { Definition } from '#api';
+import { DEFAULT_SYSTEM_NAMESPACE, type Definition } from '#api';
 import { createRenderer, parameterOpenApiSchema, RenderError, RenderErrors } from '#renderer';
 import { connect, resolveTarget, targetLine } from '../../cluster/session.js';
 import { colorsFor } from '../../output/colors.js';
@@ -6,13 +6,7 @@ import { EXIT } from '../../output/exit-codes.js';
 import { formatTable, plainTable } from '../../output/table.js';
 import { UserError } from '../../output/user-error.js';
 import { planeState } from '../../plane/plane.js';
-import {
-  builtinDefinitions,
-  clusterDefinitions,
-  descriptionOf,
-  SYSTEM_NAMESPACE,
-  type ListedDefinition,
-} from './catalog.js';
+import { builtinDefinitions, clusterDefinitions, descriptionOf, type ListedDefinition } from './catalog.js';
 import { parameterRows } from './parameter-table.js';
 import type { DefShowFlags } from './index.js';
 
@@ -42,7 +36,7 @@ export async function runDefShow(type: string, flags: DefShowFlags): Promise<num
   if (!found) {
     const names = [...new Set(candidates.map((d) => d.definition.metadata.name))].sort();
     throw new UserError(
-      `no ${flags.type ?? 'component or trait'} definition "${type}"${flags.namespace ? ` in namespace ${flags.namespace} or ${SYSTEM_NAMESPACE}` : ''} (there are: ${names.join(', ') || 'none'})`,
+      `no ${flags.type ?? 'component or trait'} definition "${type}"${flags.namespace ? ` in namespace ${flags.namespace} or ${DEFAULT_SYSTEM_NAMESPACE}` : ''} (there are: ${names.join(', ') || 'none'})`,
       EXIT.INVALID,
     );
   }
@@ -53,7 +47,7 @@ export async function runDefShow(type: string, flags: DefShowFlags): Promise<num
 /** -n first, then the system namespace, then wherever it is; a component before a trait of the same name. */
 function pick(matches: ListedDefinition[], namespace?: string): ListedDefinition | undefined {
   const rank = (d: ListedDefinition) =>
-    (d.namespace === namespace ? 0 : d.namespace === SYSTEM_NAMESPACE || !d.namespace ? 1 : 2) * 2 +
+    (d.namespace === namespace ? 0 : d.namespace === DEFAULT_SYSTEM_NAMESPACE || !d.namespace ? 1 : 2) * 2 +
     (d.type === 'component' ? 0 : 1);
   return [...matches].sort((a, b) => rank(a) - rank(b))[0];
 }

@@ -1,4 +1,4 @@
-import type { Definition } from '#api';
+import { LABELS, type Definition } from '#api';
 import { isJsonObject, type TypedObject } from '#kube-core';
 import {
   createRenderer,
@@ -187,9 +187,9 @@ function sampleContext(definition: Definition): RenderContext {
     kind: 'Deployment',
     metadata: { name: 'vet' },
     spec: {
-      selector: { matchLabels: { 'app.oam.dev/component': 'vet' } },
+      selector: { matchLabels: { [LABELS.component]: 'vet' } },
       template: {
-        metadata: { labels: { 'app.oam.dev/component': 'vet' } },
+        metadata: { labels: { [LABELS.component]: 'vet' } },
         spec: { containers: [{ name: 'vet', image: 'example', ports: [{ containerPort: 80 }] }] },
       },
     },

@@ -1,6 +1,7 @@
+import { APPLICATIONS, COMPONENTS } from '#api';
 import { eventually } from '#kube-core';
 import { isNotFound } from '#runtime';
-import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { connect, resolveTarget, targetLine } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import { formatDuration } from '../../output/age.js';
 import { EXIT } from '../../output/exit-codes.js';
@@ -14,7 +15,7 @@ export async function runDelete(name: string, flags: DeleteFlags): Promise<numbe
   process.stdout.write(`${targetLine(choice)}\n`);
   const session = await connect(choice, { startPlane: false, say: (l) => process.stdout.write(`${l}\n`) });
   try {
-    for (const kind of [OAM_KINDS.Application, OAM_KINDS.Component]) {
+    for (const kind of [APPLICATIONS, COMPONENTS]) {
       const client = session.client(kind);
       const deleted = await session
         .call(() => client.delete(namespace, name))

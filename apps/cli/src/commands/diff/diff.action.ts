@@ -1,4 +1,5 @@
 import { evalLimits } from '../target-options.js';
+import { API_VERSION, FIELD_MANAGERS } from '#api';
 import type { KubeObject } from '#kube-core';
 import { isNotFound, NoKindMatchError } from '#runtime';
 import { connect, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
@@ -8,7 +9,7 @@ import { colorsFor } from '../../output/colors.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 import { isUnknownType, prepare, report, type PlannedObject, type Prepared } from '../up/prepare.js';
-import { FIELD_MANAGER, withClusterDefinitions } from '../up/up.action.js';
+import { withClusterDefinitions } from '../up/up.action.js';
 import type { DiffFlags } from './index.js';
 import { unifiedHunks } from './unified-hunks.js';
 import { objectTexts } from './object-text.js';
@@ -86,7 +87,7 @@ async function appliedDiffs(session: Session, plan: PlannedObject[]): Promise<Ob
       .catch((err: unknown) => {
         if (!(err instanceof NoKindMatchError)) throw err;
         throw new UserError(
-          `${session.label} does not serve ${p.kind} (core.oam.dev/v1beta1): the OAM CRDs are not installed (\`oam install\`)`,
+          `${session.label} does not serve ${p.kind} (${API_VERSION}): the OAM CRDs are not installed (\`oam install\`)`,
           EXIT.CLUSTER,
         );
       });
@@ -94,7 +95,7 @@ async function appliedDiffs(session: Session, plan: PlannedObject[]): Promise<Ob
     const live = await getOrUndefined(session, () => client.get(p.namespace, p.name));
     // A namespace that does not exist yet cannot take a dry run: the object as written is what `up` creates.
     const after = await session
-      .call(() => client.apply(p.object, { fieldManager: FIELD_MANAGER, force: true, dryRun: true }))
+      .call(() => client.apply(p.object, { fieldManager: FIELD_MANAGERS.cli, force: true, dryRun: true }))
       .catch((err: unknown) => {
         if (!live && isNotFound(err)) return p.object;
         throw err;

@@ -1,8 +1,7 @@
-import { REVISION_ANNOTATIONS } from '#api';
-import { LABELS } from '#renderer';
+import { APPLICATION_REVISIONS, APPLICATIONS, LABELS, REVISION_ANNOTATIONS } from '#api';
 import type { KubeObject } from '#kube-core';
 import { isNotFound } from '#runtime';
-import { OAM_KINDS, type Session } from '../../cluster/session.js';
+import { type Session } from '../../cluster/session.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 
@@ -24,7 +23,7 @@ export type LiveApp = KubeObject & {
 /** The Application, or exit 1 naming where it was looked for. */
 export async function getApp(session: Session, namespace: string, name: string): Promise<LiveApp> {
   try {
-    return (await session.call(() => session.client(OAM_KINDS.Application).get(namespace, name))) as LiveApp;
+    return (await session.call(() => session.client(APPLICATIONS).get(namespace, name))) as LiveApp;
   } catch (err) {
     if (isNotFound(err))
       throw new UserError(
@@ -42,9 +41,7 @@ export async function listRevisions(
   app: string,
 ): Promise<RevisionEntry[]> {
   const { items } = await session.call(() =>
-    session
-      .client(OAM_KINDS.ApplicationRevision)
-      .listAll({ namespace, labelSelector: `${APP_NAME_LABEL}=${app}` }),
+    session.client(APPLICATION_REVISIONS).listAll({ namespace, labelSelector: `${APP_NAME_LABEL}=${app}` }),
   );
   return items
     .map((item) => {

@@ -1,5 +1,5 @@
 import { toKubeYaml } from '#kube-core';
-import type { Definition } from '#api';
+import { API_VERSION, type Definition } from '#api';
 import { sample } from '../def/vet.js';
 
 export const DEFAULT_TYPE = 'webservice';
@@ -65,7 +65,7 @@ export function scaffold(
         text: `# ${input.name}: one ${type} component with a ${input.trait} trait. Deploy it with \`oam up -f app.yaml\`;
 # \`oam def show ${type}\` lists every property the component takes.
 ${yaml({
-  apiVersion: 'core.oam.dev/v1beta1',
+  apiVersion: API_VERSION,
   kind: 'Application',
   metadata: { name: input.name },
   spec: {
@@ -87,7 +87,7 @@ ${yaml({
       text: `# Owned by the developer: what runs. Deploys by itself: \`oam up -f component.yaml\`.
 # \`oam def show ${type}\` lists every property it takes.
 ${yaml({
-  apiVersion: 'core.oam.dev/v1beta1',
+  apiVersion: API_VERSION,
   kind: 'Component',
   metadata: { name: input.name },
   spec: { type, properties },
@@ -98,7 +98,7 @@ ${yaml({
       text: `# Owned by the operator: how it runs. Targets the Component "${input.name}" by name:
 # \`oam up -f trait.yaml\` (after the Component). \`oam def ls --type trait\` lists the traits.
 ${yaml({
-  apiVersion: 'core.oam.dev/v1beta1',
+  apiVersion: API_VERSION,
   kind: 'Trait',
   metadata: { name: `${input.name}-${input.trait}` },
   spec: {

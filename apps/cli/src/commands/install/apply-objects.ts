@@ -1,8 +1,8 @@
+import { FIELD_MANAGERS } from '#api';
 import type { KubeObject } from '#kube-core';
 import { isNotFound, NAMESPACES, type KubeTransport, ResourceClient, RestMapper } from '#runtime';
 
 /** The field manager of everything `oam` applies (also `oam up`'s). */
-export const FIELD_MANAGER = 'oam-cli';
 
 /**
  * Server-side apply of deploy/'s objects in their order, forced (the files
@@ -37,7 +37,7 @@ export async function applyObjects(
     if (options.dryRun && ns && !(await exists(ns))) continue;
     const kind = await mapper.kindFor(object as Required<Pick<KubeObject, 'apiVersion' | 'kind'>>);
     await new ResourceClient(transport, kind).apply(object, {
-      fieldManager: FIELD_MANAGER,
+      fieldManager: FIELD_MANAGERS.cli,
       force: true,
       dryRun: options.dryRun,
     });

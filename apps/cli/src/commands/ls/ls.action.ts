@@ -1,5 +1,6 @@
+import { APPLICATIONS } from '#api';
 import type { KubeObject } from '#kube-core';
-import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { connect, resolveTarget, targetLine } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import { ageOf } from '../../output/age.js';
 import { EXIT } from '../../output/exit-codes.js';
@@ -14,7 +15,7 @@ export async function runLs(flags: LsFlags): Promise<number> {
   process.stderr.write(`${targetLine(choice)}\n`);
   const session = await connect(choice, { startPlane: false, say: (l) => process.stderr.write(`${l}\n`) });
   try {
-    const apps = session.client(OAM_KINDS.Application);
+    const apps = session.client(APPLICATIONS);
     const { items } = await session.call(() =>
       apps.listAll({ namespace: flags.allNamespaces ? undefined : namespace }),
     );

@@ -1,10 +1,10 @@
-import { connect, OAM_KINDS, resolveTarget, targetLine } from '../../cluster/session.js';
+import { APPLICATIONS, FIELD_MANAGERS } from '#api';
+import { connect, resolveTarget, targetLine } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { Progress } from '../../output/progress.js';
 import { UserError } from '../../output/user-error.js';
 import { waitHealthy } from '../../status/wait-healthy.js';
-import { FIELD_MANAGER } from '../up/up.action.js';
 import { getApp, listRevisions, ROLLBACK_ANNOTATION, type LiveApp } from '../history/revisions.js';
 import type { RollbackFlags } from './index.js';
 
@@ -45,12 +45,12 @@ export async function runRollback(name: string, flags: RollbackFlags): Promise<n
     }
     const patched = await session.call(() =>
       session
-        .client(OAM_KINDS.Application)
+        .client(APPLICATIONS)
         .patch(
           namespace,
           name,
           { metadata: { annotations: { [ROLLBACK_ANNOTATION]: String(to) } } },
-          { type: 'merge', fieldManager: FIELD_MANAGER },
+          { type: 'merge', fieldManager: FIELD_MANAGERS.cli },
         ),
     );
     progress.say(

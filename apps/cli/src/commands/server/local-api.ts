@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { ensureLocalTokensFile, startApi } from '#api-server';
 import { jsonLogger } from '#runtime';
@@ -26,7 +27,7 @@ export async function startLocalApi(kubeConfig: KubeConfig, flags: ServerFlags):
     tokensFile,
     evalCpuLimitMs: flags.evalCpuLimit,
     evalMemoryLimitBytes: flags.evalMemoryLimit,
-    logger: jsonLogger({ fields: { logger: 'oam-api' } }),
+    logger: jsonLogger({ fields: { logger: ACTORS.api } }),
   });
   return { url: api.url, tokensFile, stop: () => api.stop() };
 }

@@ -1,3 +1,4 @@
+import { ACTORS } from '#api';
 import { startServer, type RunningServer } from '#kube-server';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
@@ -75,7 +76,7 @@ export async function runServer(flags: ServerFlags): Promise<number> {
       await installOamCrds(server.kubeConfig);
       controller = await startController({
         kubeConfig: server.kubeConfig,
-        logger: jsonLogger({ fields: { logger: 'oam-controller' } }),
+        logger: jsonLogger({ fields: { logger: ACTORS.controller } }),
         version: cliVersion(),
         evalCpuLimitMs: flags.evalCpuLimit,
         evalMemoryLimitBytes: flags.evalMemoryLimit,

@@ -1,6 +1,7 @@
+import { APPLICATIONS, COMPONENTS, type OamResource } from '#api';
 import { toKubeYaml } from '#kube-core';
 import { isNotFound } from '#runtime';
-import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
+import { connect, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { formatTree } from '../../output/status-tree.js';
@@ -39,16 +40,16 @@ async function findView(
   namespace: string,
   session: Awaited<ReturnType<typeof connect>>,
 ): Promise<AppView> {
-  const get = (kind: (typeof OAM_KINDS)[keyof typeof OAM_KINDS]) =>
+  const get = (kind: OamResource) =>
     session
       .call(() => session.client(kind).get(namespace, name))
       .catch((err: unknown) => {
         if (isNotFound(err)) return undefined;
         throw err;
       });
-  const app = await get(OAM_KINDS.Application);
+  const app = await get(APPLICATIONS);
   if (app) return fullViewOf(app as Parameters<typeof fullViewOf>[0], session);
-  const component = await get(OAM_KINDS.Component);
+  const component = await get(COMPONENTS);
   if (component) return componentViewOf(component);
   throw new UserError(
     `no Application or Component "${name}" in namespace ${namespace} on ${session.label}`,

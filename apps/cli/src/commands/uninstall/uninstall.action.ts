@@ -1,8 +1,9 @@
+import { APPLICATIONS, CONTROLLER_NAMESPACE } from '#api';
 import { join } from 'node:path';
 import { projectRoot } from '#definitions';
 import type { KubeObject } from '#kube-core';
 import { isNotFound, NoKindMatchError } from '#runtime';
-import { connect, OAM_KINDS, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
+import { connect, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 import { readDeploy } from '../install/deploy-manifests.js';
@@ -36,7 +37,9 @@ export async function runUninstall(flags: UninstallFlags): Promise<number> {
       );
     }
     const removed = objects.filter((o) =>
-      flags.purge ? !(o.kind === 'Namespace' && o.metadata?.name !== 'oam-system') : !KEPT_KINDS.has(o.kind!),
+      flags.purge
+        ? !(o.kind === 'Namespace' && o.metadata?.name !== CONTROLLER_NAMESPACE)
+        : !KEPT_KINDS.has(o.kind!),
     );
     const kept = objects.filter((o) => !removed.includes(o));
     process.stdout.write(`removing: ${removed.map(describe).join(', ')}\n`);
@@ -77,7 +80,7 @@ function describe(o: KubeObject): string {
 /** `ns/name` of every Application; none when the CRD is not served. */
 async function applications(session: Session): Promise<string[]> {
   try {
-    const list = await session.call(() => session.client(OAM_KINDS.Application).list());
+    const list = await session.call(() => session.client(APPLICATIONS).list());
     return list.items.map((a) => `${a.metadata?.namespace}/${a.metadata?.name}`);
   } catch (err) {
     if (err instanceof NoKindMatchError || isNotFound(err)) return [];

@@ -1,5 +1,12 @@
 import { evalLimits } from '../target-options.js';
-import type { Definition } from '#api';
+import {
+  API_VERSION,
+  CONTROLLER_NAMESPACE,
+  DEFAULT_SYSTEM_NAMESPACE,
+  FIELD_MANAGERS,
+  HEARTBEAT_LEASE,
+  type Definition,
+} from '#api';
 import type { KubeObject } from '#kube-core';
 import {
   clusterVersionOf,
@@ -9,7 +16,7 @@ import {
   type SourceFile,
 } from '#renderer';
 import { isNotFound, NAMESPACES, NoKindMatchError } from '#runtime';
-import { HEARTBEAT, isAlive, readHeartbeat } from '../../cluster/heartbeat.js';
+import { isAlive, readHeartbeat } from '../../cluster/heartbeat.js';
 import { connect, resolveTarget, targetLine, type Session } from '../../cluster/session.js';
 import { namespaceFor } from '../../cluster/target.js';
 import { readInputs } from '../../io/read-inputs.js';
@@ -21,9 +28,7 @@ import { formatDuration } from '../../output/age.js';
 import { isUnknownType, prepare, report, type PlannedObject, type Prepared } from './prepare.js';
 import type { UpFlags } from './index.js';
 
-export const FIELD_MANAGER = 'oam-cli';
 /** Where the controller installs the built-ins and looks after the app's namespace (its --system-namespace default). */
-const SYSTEM_NAMESPACE = 'vela-system';
 
 /**
  * validate + render locally → target → preflight (CRDs, controller) →
@@ -109,13 +114,13 @@ interface Applied {
 async function preflight(session: Session, plan: PlannedObject[]): Promise<void> {
   for (const kind of new Set(plan.map((p) => p.object.kind!))) {
     try {
-      await session.call(() => session.mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind }));
+      await session.call(() => session.mapper.kindFor({ apiVersion: API_VERSION, kind }));
     } catch (err) {
       if (!(err instanceof NoKindMatchError)) throw err;
       throw new UserError(
         session.kind === 'local'
-          ? `the local plane does not serve ${kind} (core.oam.dev/v1beta1): restart it with \`oam server stop\`, then \`oam up\``
-          : `the OAM CRDs are not installed on ${session.label} (no ${kind} in core.oam.dev/v1beta1): run \`oam install\` (CRDs and the controller), or \`kubectl apply -f deploy/crds/\` and \`oam controller\``,
+          ? `the local plane does not serve ${kind} (${API_VERSION}): restart it with \`oam server stop\`, then \`oam up\``
+          : `the OAM CRDs are not installed on ${session.label} (no ${kind} in ${API_VERSION}): run \`oam install\` (CRDs and the controller), or \`kubectl apply -f deploy/crds/\` and \`oam controller\``,
         EXIT.CLUSTER,
       );
     }
@@ -129,7 +134,7 @@ async function preflight(session: Session, plan: PlannedObject[]): Promise<void>
     throw new UserError(
       session.kind === 'local'
         ? `the local plane runs no OAM controller (${when}): stop it (\`oam server stop\`) and run \`oam up\` again, or start \`oam controller\` against it`
-        : `no OAM controller is running on ${session.label} (Lease ${HEARTBEAT.namespace}/${HEARTBEAT.name} ${when}): start one with \`oam controller --context ...\` and run \`oam up\` again`,
+        : `no OAM controller is running on ${session.label} (Lease ${CONTROLLER_NAMESPACE}/${HEARTBEAT_LEASE} ${when}): start one with \`oam controller --context ...\` and run \`oam up\` again`,
       EXIT.CLUSTER,
     );
   }
@@ -151,7 +156,7 @@ async function dryRun(
       session.mapper.kindFor(p.object as Required<Pick<KubeObject, 'apiVersion' | 'kind'>>),
     );
     await session.call(() =>
-      session.client(kind).apply(p.object, { fieldManager: FIELD_MANAGER, force: true, dryRun: true }),
+      session.client(kind).apply(p.object, { fieldManager: FIELD_MANAGERS.cli, force: true, dryRun: true }),
     );
   }
 }
@@ -179,7 +184,7 @@ async function ensureNamespaces(
     await session.call(() =>
       namespaces.create(
         { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-        { fieldManager: FIELD_MANAGER },
+        { fieldManager: FIELD_MANAGERS.cli },
       ),
     );
     progress.say(`namespace ${ns} created`);
@@ -195,7 +200,7 @@ async function applyAll(session: Session, plan: PlannedObject[], progress: Progr
       session.mapper.kindFor(p.object as Required<Pick<KubeObject, 'apiVersion' | 'kind'>>),
     );
     const live = await session.call(() =>
-      session.client(kind).apply(p.object, { fieldManager: FIELD_MANAGER, force: true }),
+      session.client(kind).apply(p.object, { fieldManager: FIELD_MANAGERS.cli, force: true }),
     );
     const generation = live.metadata?.generation;
     progress.say(
@@ -238,14 +243,12 @@ async function readClusterDefinitions(session: Session, namespaces: string[]): P
   for (const kind of ['ComponentDefinition', 'TraitDefinition']) {
     let resource;
     try {
-      resource = await session.call(() =>
-        session.mapper.kindFor({ apiVersion: 'core.oam.dev/v1beta1', kind }),
-      );
+      resource = await session.call(() => session.mapper.kindFor({ apiVersion: API_VERSION, kind }));
     } catch (err) {
       if (err instanceof NoKindMatchError) continue; // preflight says what to install
       throw err;
     }
-    for (const ns of new Set([...namespaces, SYSTEM_NAMESPACE])) {
+    for (const ns of new Set([...namespaces, DEFAULT_SYSTEM_NAMESPACE])) {
       const { items } = await session.call(() => session.client(resource).listAll({ namespace: ns }));
       found.push(...(items as unknown as Definition[]));
     }

@@ -72,7 +72,7 @@ parameter: {
 }
 `;
 
-/** The disjunction the JSON Schema gate gets backwards (issue 14): CUE decides. */
+/** A disjunction a JSON Schema translation gets backwards (as exclusive forms): CUE decides. */
 export const ENV_MAP = `parameter: {
 	env: *{} | {[string]: string}
 }
