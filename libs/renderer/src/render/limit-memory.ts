@@ -26,6 +26,7 @@ interface Entry {
 export class LimitMemory {
   private readonly entries = new Map<string, Entry>();
   private readonly clock: Clock;
+  private sweptAt = 0;
 
   constructor(private readonly options: LimitMemoryOptions = {}) {
     this.clock = options.clock ?? realClock;
@@ -37,6 +38,7 @@ export class LimitMemory {
 
   /** The errors this input failed with, while its backoff runs. */
   recall(key: string): RenderError[] | undefined {
+    this.sweep();
     const entry = this.entries.get(key);
     return entry && this.clock.now() < entry.until ? entry.errors : undefined;
   }
@@ -49,6 +51,19 @@ export class LimitMemory {
     if (this.entries.size >= (this.options.maxEntries ?? 1000))
       this.entries.delete(this.entries.keys().next().value!);
     this.entries.set(key, { errors, failures, until: this.clock.now() + backoff });
+  }
+
+  /**
+   * Forgets inputs whose backoff ended longer ago than the longest backoff (at most once a
+   * minute): the renderer hashes every input while anything is remembered, so an incident
+   * long over should not keep it doing so. Such an input starts again at 1 min.
+   */
+  private sweep(): void {
+    const now = this.clock.now();
+    if (now - this.sweptAt < 60_000) return;
+    this.sweptAt = now;
+    const quiet = this.options.maxMs ?? 600_000;
+    for (const [key, entry] of this.entries) if (now > entry.until + quiet) this.entries.delete(key);
   }
 
   /** The input evaluated within its limits after all. */
