@@ -9,7 +9,13 @@ import type {
 } from '../engine.js';
 import { hashOf, type Clock } from '#kube-core';
 import { WorkerPool, WorkerTaskError } from '../worker-pool.js';
-import { fromSent, type HandlebarsTask, type SentRenderError } from './handlebars-task.js';
+import {
+  fromSent,
+  type HandlebarsRender,
+  type HandlebarsTask,
+  type SentRenderError,
+  type WorkerProbe,
+} from './handlebars-task.js';
 import type { Limits } from './template-errors.js';
 import { limitError } from '../limit-errors.js';
 
@@ -32,6 +38,8 @@ export interface HandlebarsEngineOptions extends EngineOptions {
 export interface HandlebarsEngine {
   compile(definition: string, schematic: HandlebarsSchematic): CompiledTemplate;
   readonly stats: WorkerPool<HandlebarsTask, unknown>['stats'];
+  /** A test hook: whether a template's code escaped into a worker (with one worker: the one that ran it). */
+  probe(): Promise<WorkerProbe>;
   close(): Promise<void>;
 }
 
@@ -76,6 +84,7 @@ export function createHandlebarsEngine(options: HandlebarsEngineOptions): Handle
     get stats() {
       return pool.stats;
     },
+    probe: async () => (await pool.run({ op: 'probe' }, { timeoutMs: options.timeoutMs })) as WorkerProbe,
     close: async () => {
       cache.clear();
       await pool.close();
@@ -97,7 +106,7 @@ class HandlebarsTemplate implements CompiledTemplate {
 
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
     const { parameter, context } = request;
-    const task: HandlebarsTask = {
+    const task: HandlebarsRender = {
       op: 'render',
       definition: this.definition,
       template: this.schematic.template,

@@ -6,8 +6,16 @@ import { readRendered } from './rendered-document.js';
 import { firstProblem } from './template-check.js';
 import { templateError, type Limits } from './template-errors.js';
 
-/** One evaluation, as the engine sends it to a worker (structured-cloned). */
-export interface HandlebarsTask {
+/** What a worker is asked: one evaluation (structured-cloned), or a look at its globals (tests). */
+export type HandlebarsTask = HandlebarsRender | { op: 'probe' };
+
+/** Whether anything a template ran escaped into the worker: a global set, Object.prototype changed. */
+export interface WorkerProbe {
+  pwned: boolean;
+  polluted: boolean;
+}
+
+export interface HandlebarsRender {
   op: 'render';
   definition: string;
   template: string;
@@ -40,7 +48,7 @@ const MAX_COMPILED = 200;
  * a time. A template's errors come back as RenderErrors; anything else is this engine's bug
  * and is thrown.
  */
-export function createTaskRunner(): (task: HandlebarsTask) => TemplateResult {
+export function createTaskRunner(): (task: HandlebarsTask) => TemplateResult | WorkerProbe {
   let environment: TemplateEnvironment | undefined;
   const compiled = new Map<string, HandlebarsTemplateDelegate | { error: unknown }>();
 
@@ -67,6 +75,12 @@ export function createTaskRunner(): (task: HandlebarsTask) => TemplateResult {
   };
 
   return (task) => {
+    if (task.op === 'probe') {
+      return {
+        pwned: (globalThis as Record<string, unknown>).__hbsPwned !== undefined,
+        polluted: Object.getOwnPropertyNames(Object.prototype).includes('polluted'),
+      };
+    }
     try {
       environment ??= createEnvironment();
       const delegate = compile(environment, task.template);
