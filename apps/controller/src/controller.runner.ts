@@ -23,8 +23,8 @@ import { ManagerService } from './manager.service.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 import { ApplicationReconciler } from './reconcile/application.reconciler.js';
 import { ComponentReconciler } from './reconcile/component.reconciler.js';
-import { applicationsUsing, DEFINITION_INDEX, definitionIndexFunc } from './reconcile/definition-index.js';
-import { cachedJoinSources } from './reconcile/join-sources.js';
+import { applicationsUsing, DEFINITION_INDEX, definitionIndexFunc } from './join/definition-index.js';
+import { cachedJoinSources } from './join/sources.js';
 import {
   COMPONENT_REF_INDEX,
   componentRefIndexFunc,
@@ -33,8 +33,8 @@ import {
   traitTargetIndexFunc,
   traitTypeIndexFunc,
   TYPE_INDEX,
-} from './reconcile/oam-indexes.js';
-import { oamWatches } from './reconcile/oam-watches.js';
+} from './join/indexes.js';
+import { oamWatches } from './join/watches.js';
 import { TraitReconciler } from './reconcile/trait.reconciler.js';
 import { RendererService } from './renderer.service.js';
 import { REVISION_APP_INDEX, revisionAppIndexFunc } from './revisions/revision-store.js';
@@ -179,6 +179,7 @@ export class ControllerRunner implements OnApplicationBootstrap, OnApplicationSh
       }),
       dependsOnTimeoutMs: this.options.dependsOnTimeoutMs,
       clock: this.options.clock,
+      workflow: this.options.workflow,
     };
     const maps = oamWatches(caches, system);
     const users = applicationsUsing((v) => apps.indexer.byIndex(DEFINITION_INDEX, v), system);

@@ -3,6 +3,7 @@ import type { Clock } from '#kube-core';
 import type { Logger } from '#runtime';
 import type { Registry } from 'prom-client';
 import { DEFAULT_SYSTEM_NAMESPACE } from '#api';
+import type { Workflow } from './workflow/workflow.js';
 
 /** How to run the controller; the CLI's flags map onto these one to one. */
 export interface ControllerOptions {
@@ -53,6 +54,8 @@ export interface ControllerOptions {
   evalMemoryLimitBytes?: number;
   /** Time for queues, backoff, leader election, dependsOn deadlines (tests inject a FakeClock). */
   clock?: Clock;
+  /** What the apply stage applies, and when; default: every component in dependsOn order. */
+  workflow?: Workflow;
 }
 
 export interface LeaderElectionTimings {
@@ -63,7 +66,8 @@ export interface LeaderElectionTimings {
   identity?: string;
 }
 
-type Optional = 'logger' | 'registry' | 'metricsPort' | 'clock' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes';
+type Optional =
+  'logger' | 'registry' | 'metricsPort' | 'clock' | 'workflow' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes';
 export type ResolvedOptions = Required<Omit<ControllerOptions, Optional>> & Pick<ControllerOptions, Optional>;
 
 export const CONTROLLER_OPTIONS = Symbol('CONTROLLER_OPTIONS');

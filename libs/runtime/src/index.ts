@@ -40,7 +40,13 @@ export {
   type WatchOptions,
   type WriteOptions,
 } from './client/resource-client.js';
-export { Client, type ApplyOptions, type CachedListOptions, type ObjectRef } from './client/cached-client.js';
+export {
+  Client,
+  CacheNotSyncedError,
+  type ApplyOptions,
+  type CachedListOptions,
+  type ObjectRef,
+} from './client/cached-client.js';
 
 export {
   DeltaFIFO,

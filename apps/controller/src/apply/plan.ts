@@ -3,7 +3,8 @@ import type { RenderedApp } from '#renderer';
 import type { Client, ResourceKind, RestMapper } from '#runtime';
 import { isControlledBy, type KubeObject } from '#kube-core';
 import type { OwnedWatches } from '../host/owned-watches.js';
-import { errorMessage, type ApplyOutcome } from './applier.js';
+import { errorMessage } from '../errors.js';
+import type { ApplyOutcome } from './applier.js';
 import { identityKey } from './identity.js';
 import { buildIntent, intentFor, type Intent } from './intent.js';
 

@@ -17,3 +17,26 @@ export function isSubset(want: unknown, have: unknown): boolean {
   }
   return false;
 }
+
+/** The path of the first field of `want` that `have` does not hold (as isSubset judges); undefined when it holds all. */
+export function firstDifference(want: unknown, have: unknown, path: string[] = []): string[] | undefined {
+  if (want === have) return undefined;
+  if (Array.isArray(want)) {
+    if (!Array.isArray(have) || have.length < want.length) return path;
+    for (let i = 0; i < want.length; i++) {
+      const d = firstDifference(want[i], have[i], [...path, String(i)]);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  if (want && typeof want === 'object') {
+    if (!have || typeof have !== 'object' || Array.isArray(have)) return path;
+    const h = have as Record<string, unknown>;
+    for (const [k, v] of Object.entries(want as Record<string, unknown>)) {
+      const d = firstDifference(v, h[k], [...path, k]);
+      if (d) return d;
+    }
+    return undefined;
+  }
+  return path;
+}

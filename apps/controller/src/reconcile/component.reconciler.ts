@@ -1,81 +1,79 @@
 import type { AppliedResource, Application, ApplicationStatus, Component } from '#api';
 import { isControlledBy, type KubeObject } from '#kube-core';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
-import { resourceKey } from '../apply/identity.js';
-import { deleteIfOurs } from '../apply/pruner.js';
+import { describeRef, resourceKey } from '../apply/identity.js';
 import { COMPONENTS } from '#api';
-import { mergeConditions, type ConditionInput } from './conditions.js';
-import { requeueOnConflict } from './conflict.js';
-import { finalize } from './finalize.js';
-import { ensureFinalizer } from './finalizer.js';
-import {
-  joinApplication,
-  joinComponent,
-  rejectedTraits,
-  rendererOf,
-  traitConditions,
-  type InvalidTraits,
-} from './join.js';
-import { OwnWrites } from './own-writes.js';
-import { describeRef } from '../apply/identity.js';
-import { RenderPipeline, type PipelineInput } from './render-pipeline.js';
-import { resolveApplication } from './resolve-application.js';
+import { settleErrors } from '../errors.js';
+import { joinApplication, rendererOf, traitConditions } from '../join/join.js';
+import { deleteApplied } from '../load/delete-applied.js';
+import { ensureFinalizer } from '../load/finalizer.js';
+import { OwnWrites } from '../load/own-writes.js';
+import { deleteIfOurs } from '../prune/pruner.js';
+import { NumberedRevisions } from '../revisions/keeper.js';
+import { mergeConditions, type ConditionInput } from '../status/conditions.js';
 import type { ReconcilerDeps } from './application.reconciler.js';
+import type { Loaded } from './context.js';
+import { ReconcileSteps } from './steps.js';
+
+const STANDALONE: ConditionInput = {
+  type: 'RenderedBy',
+  status: 'True',
+  reason: 'Standalone',
+  message: 'deployed on its own',
+};
+const NUMBERED = new NumberedRevisions();
 
 /**
- * One reconcile of a standalone Component. Referenced by no Application, it
- * deploys as a one-component application it owns, through the same pipeline
- * as an Application. Referenced, the oldest referring Application renders it
- * (and takes its objects over in place); the Component's status then names
- * that Application and mirrors its health.
+ * A standalone Component's reconcile. Referenced by no Application, it
+ * deploys as a one-component application it owns: step 1 is its own, steps
+ * 2 to 10 are the Application's (ReconcileSteps). Referenced, the oldest
+ * referring Application renders it (and takes its objects over in place);
+ * the Component's status then names that Application and mirrors its health.
  */
 export class ComponentReconciler implements Reconciler {
   private readonly ownWrites = new OwnWrites();
-  private readonly pipeline: RenderPipeline;
+  private readonly steps: ReconcileSteps;
 
   constructor(private readonly deps: ReconcilerDeps) {
-    this.pipeline = new RenderPipeline(deps, COMPONENTS, this.ownWrites);
+    this.steps = new ReconcileSteps(deps, COMPONENTS, this.ownWrites);
   }
 
   reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
-    return requeueOnConflict(ctx, () => this.reconcileOnce(request, ctx));
+    return settleErrors(ctx, async () => {
+      const loaded = await this.load(request, ctx);
+      return 'done' in loaded ? loaded.done : this.steps.run(loaded, ctx.log);
+    });
   }
 
-  private async reconcileOnce(request: Request, ctx: ReconcileContext): Promise<Result | void> {
-    if (!this.deps.inScope(request.namespace)) return;
+  /** Step 1: the Component from the cache; deleting, or rendered by an Application, it ends here. */
+  private async load(request: Request, ctx: ReconcileContext): Promise<Loaded | { done: Result | void }> {
+    if (!this.deps.inScope(request.namespace)) return { done: undefined };
     const key = `${request.namespace}/${request.name}`;
     const cached = this.ownWrites.fresher(
       key,
       await this.deps.client.get(COMPONENTS, request.namespace, request.name),
     );
-    if (!cached || cached.metadata?.deletionTimestamp) this.pipeline.forget(request);
-    if (!cached) return;
+    if (!cached || cached.metadata?.deletionTimestamp) this.steps.forget(request);
+    if (!cached) return { done: undefined };
     // Deleting: what it still controls goes; what an Application took over stays with it.
-    if (cached.metadata?.deletionTimestamp) return finalize(this.deps, COMPONENTS, cached, ctx.log);
+    if (cached.metadata?.deletionTimestamp)
+      return { done: await deleteApplied(this.deps, COMPONENTS, cached, ctx.log) };
     const component = await ensureFinalizer(this.deps.client, COMPONENTS, cached);
     if (component !== cached) this.ownWrites.remember(key, cached, component);
     const renderer = rendererOf(this.deps.sources, request.namespace, request.name);
     if (renderer?.kind === 'Application') {
-      this.pipeline.forget(request);
-      return this.renderedBy(component, renderer.app, renderer.entry);
+      this.steps.forget(request);
+      return { done: await this.renderedBy(component, renderer.app, renderer.entry) };
     }
-    const input = (invalid: InvalidTraits): PipelineInput => {
-      const joined = joinComponent(this.deps.sources, component as unknown as Component, invalid);
-      return {
-        owner: component,
-        resolved: resolveApplication(component, this.deps.catalog, joined.objects),
-        unsupported: [],
-        extraConditions: [
-          { type: 'RenderedBy', status: 'True', reason: 'Standalone', message: 'deployed on its own' },
-          ...joined.conditions,
-        ],
-        revisionInputs: joined.revisionInputs,
-        fromComponents: joined.fromComponents,
-        rejected: rejectedTraits(joined),
-        rejoin: (more) => input(new Map([...invalid, ...more])),
-      };
+    return {
+      owner: component,
+      join: { kind: 'Component', component: component as unknown as Component, sources: this.deps.sources },
+      catalog: this.deps.catalog,
+      memo: false,
+      unsupported: [],
+      conditions: [STANDALONE],
+      revisions: NUMBERED,
     };
-    return this.pipeline.run(input(new Map()), ctx);
   }
 
   /**
@@ -107,13 +105,13 @@ export class ComponentReconciler implements Reconciler {
         previous?.conditions,
         conditions,
         component.metadata?.generation,
-        this.pipeline.now(),
+        this.steps.status.now(),
       ),
       services: service ? [service] : [],
       appliedResources: await this.handedOver(component, app, entry, previous?.appliedResources ?? []),
       ...(previous?.latestRevision ? { latestRevision: previous.latestRevision } : {}),
     };
-    await this.pipeline.writeStatusAs(component, status);
+    await this.steps.status.writeAs(component, status);
   }
 
   /**
@@ -162,7 +160,7 @@ export class ComponentReconciler implements Reconciler {
   ): Promise<AppliedResource[]> {
     const out: AppliedResource[] = [];
     for (const r of records) {
-      const live = await this.pipeline.live({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
+      const live = await this.steps.live.get({ apiVersion: r.apiVersion, kind: r.kind, metadata: r });
       if (live && isControlledBy(live, owner.metadata!.uid!)) out.push(r);
     }
     return out;

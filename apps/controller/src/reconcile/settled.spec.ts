@@ -1,7 +1,6 @@
 import type { AppliedResource } from '#api';
 import type { KubeObject } from '#kube-core';
-import type { PipelineInput } from './render-pipeline.js';
-import { inputsOf, Settled } from './settled.js';
+import { inputsOf, Settled, type Reads } from './settled.js';
 
 const owner = (rv: string): KubeObject => ({
   apiVersion: 'core.oam.dev/v1beta1',
@@ -15,13 +14,13 @@ const definition = (rv: string | null) => ({
   kind: 'ComponentDefinition',
   metadata: { name: 'webservice', namespace: 'vela-system', ...(rv ? { resourceVersion: rv } : {}) },
 });
-const input = (rv = '7', defRv: string | null = '3', generation = 1): PipelineInput =>
+const input = (rv = '7', defRv: string | null = '3', generation = 1): Reads =>
   ({
     owner: owner(rv),
     resolved: { spec: {}, errors: [], warnings: [], definitions: [definition(defRv)] },
-    unsupported: [],
+    comparable: true,
     revisionInputs: { traits: { extra: { spec: {}, generation } } },
-  }) as unknown as PipelineInput;
+  }) as unknown as Reads;
 const at = (rv: string | undefined) => async (_r: AppliedResource) => rv;
 
 describe('inputsOf', () => {
@@ -41,8 +40,8 @@ describe('inputsOf', () => {
   it('is undefined when something read has no version (never skipped): a stored definition, an unreadable object', async () => {
     expect(await inputsOf(input('7', null), at('40'))).toBeUndefined();
     expect(await inputsOf(input(), at(undefined))).toBeUndefined();
-    const rollback = { ...input(), source: { app: owner('7'), catalog: {}, rollbackTo: {} } };
-    expect(await inputsOf(rollback as unknown as PipelineInput, at('40'))).toBeUndefined();
+    const rollback = { ...input(), comparable: false };
+    expect(await inputsOf(rollback, at('40'))).toBeUndefined();
   });
 });
 

@@ -1,6 +1,22 @@
-import type { AppliedResource, ApplicationStatus } from '#api';
+import type { AppliedResource, ApplicationStatus, RevisionPins } from '#api';
 import { stableStringify, type KubeObject } from '#kube-core';
-import type { PipelineInput } from './render-pipeline.js';
+import type { RejectedTrait } from '../join/joined-status.js';
+import type { Resolved } from '../resolve/resolve.js';
+import type { JoinedInputs } from '../revisions/snapshot.js';
+import type { ConditionInput } from '../status/conditions.js';
+
+/** What a reconcile read, as far as it decides what the reconcile does. */
+export interface Reads {
+  owner: KubeObject;
+  resolved: Resolved;
+  /** False when some input has no version to compare (a rollback's stored definitions). */
+  comparable: boolean;
+  revisionInputs?: JoinedInputs;
+  pinned?: RevisionPins;
+  rejected?: readonly RejectedTrait[];
+  fromComponents?: ReadonlyMap<string, string>;
+  conditions?: readonly ConditionInput[];
+}
 
 /**
  * Owners whose last reconcile found nothing to do, with what that reconcile
@@ -27,7 +43,7 @@ export class Settled {
 }
 
 /**
- * What a render pipeline run reads, as one string: the owner at its
+ * What a reconcile reads, as one string: the owner at its
  * resourceVersion (spec, labels, annotations, status), each definition at
  * its resourceVersion, the joined Components' and Traits' generations, the
  * join's own findings, and each recorded object's live resourceVersion
@@ -36,11 +52,11 @@ export class Settled {
  * run is never skipped.
  */
 export async function inputsOf(
-  input: PipelineInput,
+  input: Reads,
   liveVersion: (r: AppliedResource) => Promise<string | undefined>,
 ): Promise<string | undefined> {
-  const { owner, resolved, source } = input;
-  if (!resolved.spec || source?.rollbackTo || source?.rejected || source?.pinsDefinitions) return undefined;
+  const { owner, resolved } = input;
+  if (!resolved.spec || !input.comparable) return undefined;
   const definitions: string[] = [];
   for (const d of resolved.definitions) {
     const rv = d.metadata.resourceVersion;
@@ -61,10 +77,10 @@ export async function inputsOf(
     definitions,
     components: generations(input.revisionInputs?.components),
     traits: generations(input.revisionInputs?.traits),
-    pinned: source?.pinned,
+    pinned: input.pinned,
     rejected: input.rejected,
     fromComponents: [...(input.fromComponents ?? [])],
-    conditions: input.extraConditions,
+    conditions: input.conditions,
     live,
   });
 }

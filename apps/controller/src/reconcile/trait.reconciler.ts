@@ -2,9 +2,10 @@ import type { ApplicationStatus, Condition, Trait } from '#api';
 import { type KubeObject, jsonEqual } from '#kube-core';
 import type { Client, ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { TRAITS } from '#api';
-import { mergeConditions, type ConditionInput } from './conditions.js';
-import { requeueOnConflict } from './conflict.js';
-import { joinApplication, joinComponent, rendererOf, type JoinSources, type TraitVerdict } from './join.js';
+import { mergeConditions, type ConditionInput } from '../status/conditions.js';
+import { settleErrors } from '../errors.js';
+import { joinApplication, joinComponent, rendererOf, type TraitVerdict } from '../join/join.js';
+import type { JoinSources } from '../join/sources.js';
 
 export interface TraitReconcilerDeps {
   client: Client;
@@ -34,7 +35,7 @@ export class TraitReconciler implements Reconciler {
   constructor(private readonly deps: TraitReconcilerDeps) {}
 
   reconcile(request: Request, ctx: ReconcileContext): Promise<Result | void> {
-    return requeueOnConflict(ctx, () => this.reconcileOnce(request));
+    return settleErrors(ctx, () => this.reconcileOnce(request));
   }
 
   private async reconcileOnce(request: Request): Promise<void> {

@@ -10,9 +10,8 @@ import { InMemoryCatalog, type DefinitionCatalog } from '#renderer';
 import type { Client, EventRecorder, Logger } from '#runtime';
 import { createMergePatch, hashOf, type JsonObject, type KubeObject } from '#kube-core';
 import { APPLICATIONS } from '#api';
-import type { ConditionInput } from '../reconcile/conditions.js';
-import type { PartPins } from '../reconcile/pinned-sources.js';
-import type { Revision } from '../reconcile/revision.js';
+import type { ConditionInput } from '../status/conditions.js';
+import type { Revision } from './numbered.js';
 import { changeSummary } from './change-summary.js';
 import { revisionsToDelete } from './history-cap.js';
 import { RevisionStore } from './revision-store.js';
@@ -24,6 +23,7 @@ import {
   storedParts,
   takeSnapshot,
   type JoinedInputs,
+  type PartPins,
   type Snapshot,
 } from './snapshot.js';
 
@@ -74,8 +74,8 @@ export interface RevisionsOptions {
 export class Revisions {
   private readonly store: RevisionStore;
 
-  constructor(private readonly o: RevisionsOptions) {
-    this.store = new RevisionStore(o.client);
+  constructor(private readonly options: RevisionsOptions) {
+    this.store = new RevisionStore(options.client);
   }
 
   /**
@@ -193,7 +193,7 @@ export class Revisions {
           : {}),
       },
     );
-    this.o.log?.info('revision', { revision: pending.revision.name, change: pending.create.summary });
+    this.options.log?.info('revision', { revision: pending.revision.name, change: pending.create.summary });
   }
 
   /**
@@ -207,7 +207,7 @@ export class Revisions {
     let current = app;
     if (source.rollbackTo) {
       current = await this.write(app, restoredApplication(app, source.rollbackTo.spec.application));
-      this.o.events.event(
+      this.options.events.event(
         current,
         'Normal',
         'RolledBack',
@@ -250,7 +250,7 @@ export class Revisions {
   private from(app: KubeObject, revision: ApplicationRevision, rollback: boolean): RenderSource {
     return {
       app: restoredApplication(app, revision.spec.application),
-      catalog: new InMemoryCatalog([storedDefinitions(revision.spec)], this.o.systemNamespace),
+      catalog: new InMemoryCatalog([storedDefinitions(revision.spec)], this.options.systemNamespace),
       pinsDefinitions: true,
       ...(rollback
         ? {
@@ -266,7 +266,7 @@ export class Revisions {
 
   private async clearRequest(app: KubeObject, why: { reason: string; message: string }): Promise<KubeObject> {
     const updated = await this.write(app, withoutRollbackRequest(app));
-    this.o.events.event(updated, 'Warning', why.reason, why.message);
+    this.options.events.event(updated, 'Warning', why.reason, why.message);
     return updated;
   }
 
@@ -280,7 +280,7 @@ export class Revisions {
     const patch = createMergePatch(strip(before), strip(after)) as JsonObject;
     patch.metadata = { ...(patch.metadata as JsonObject), resourceVersion: before.metadata?.resourceVersion };
     const { namespace, name } = before.metadata!;
-    return this.o.client.patch(APPLICATIONS, namespace, name!, patch, { type: 'merge' });
+    return this.options.client.patch(APPLICATIONS, namespace, name!, patch, { type: 'merge' });
   }
 
   private async cap(app: KubeObject, live: Revision): Promise<void> {
@@ -292,9 +292,12 @@ export class Revisions {
     const newest = Math.max(0, ...entries.map((e) => e.revision));
     for (let n = newest + 1; n <= live.revision; n++)
       entries.push({ name: revisionName(app.metadata!.name!, n), revision: n });
-    for (const name of revisionsToDelete(entries, this.o.limit, new Set([live.name]))) {
+    for (const name of revisionsToDelete(entries, this.options.limit, new Set([live.name]))) {
       await this.store.delete(app, name);
-      this.o.log?.debug('revision deleted (history limit)', { revision: name, limit: this.o.limit });
+      this.options.log?.debug('revision deleted (history limit)', {
+        revision: name,
+        limit: this.options.limit,
+      });
     }
   }
 }

@@ -228,3 +228,12 @@ function storedJoined<K extends string>(
   });
   return { [key]: stored } as unknown as Partial<Record<K, Record<string, unknown>[]>>;
 }
+
+/** The standalone Components and Traits a revision stored, and which of them still hold. */
+export interface PartPins {
+  /** The revision's stored parts by name. */
+  components: ReadonlyMap<string, StoredPart>;
+  traits: ReadonlyMap<string, StoredPart>;
+  /** name → the live generation each pin holds at (0: none existed); absent: a rollback, which pins all as they are now. */
+  at?: Pick<RevisionPins, 'components' | 'traits'>;
+}

@@ -199,7 +199,7 @@ export class Client {
       if (!informer.hasSynced()) {
         const ok = await informer.waitForSync(AbortSignal.timeout(this.cacheSyncTimeoutMs));
         if (!ok)
-          throw new Error(
+          throw new CacheNotSyncedError(
             `cache of ${kindId(kind)} not synced within ${this.cacheSyncTimeoutMs} ms; cannot read from it`,
           );
       }
@@ -208,6 +208,11 @@ export class Client {
       lease.release();
     }
   }
+}
+
+/** A cached read whose informer did not sync in time: the object cannot be read now. */
+export class CacheNotSyncedError extends Error {
+  override name = 'CacheNotSyncedError';
 }
 
 type WriteArgs<T, O> = [T, O?] | [KindRef, T, O?];

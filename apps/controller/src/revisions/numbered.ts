@@ -1,6 +1,6 @@
 import type { Application, ApplicationStatus, Definition } from '#api';
 import { hashOf } from '#kube-core';
-import type { JoinedInputs, JoinedPart } from '../revisions/snapshot.js';
+import type { JoinedInputs, JoinedPart } from './snapshot.js';
 
 const specs = (parts: Record<string, JoinedPart> | undefined) =>
   Object.fromEntries(Object.entries(parts ?? {}).map(([name, p]) => [name, p.spec]));
@@ -12,10 +12,11 @@ export interface Revision {
 }
 
 /**
- * The revision a render belongs to: numbered per distinct rendered input
- * (the spec, the labels and annotations copied onto objects, and every
- * definition used), so an unchanged input keeps its number and any change,
- * a definition's included, gets the next one. Snapshots are the next issue.
+ * The revision of a render that keeps no ApplicationRevision (a standalone
+ * Component): numbered per distinct rendered input (the spec, the labels and
+ * annotations copied onto objects, and every definition used), so an
+ * unchanged input keeps its number and any change, a definition's included,
+ * gets the next one.
  */
 export function nextRevision(
   app: Application,

@@ -7,15 +7,16 @@ import type {
   ServiceStatus,
 } from '#api';
 import { isTrue, mergeConditions, type ConditionInput } from './conditions.js';
-import type { Revision } from './revision.js';
 
 export interface Observation {
   generation?: number;
   /** Render errors (field paths included); empty when the render succeeded. */
   renderErrors: string[];
   /** Set only when this reconcile rendered; otherwise the last good values are kept. */
-  revision?: Revision;
+  revision?: NonNullable<ApplicationStatus['latestRevision']>;
   applyProblems: string[];
+  /** The Applied condition's reason when there are problems (default ApplyFailed). */
+  applyReason?: string;
   applied?: AppliedResource[];
   services?: ServiceStatus[];
   unsupported: string[];
@@ -65,7 +66,12 @@ export function nextStatus(
         }
       : appliedOk
         ? { type: 'Applied', status: 'True', reason: 'Applied', message: `${applied.length} resources` }
-        : { type: 'Applied', status: 'False', reason: 'ApplyFailed', message: o.applyProblems.join('\n') },
+        : {
+            type: 'Applied',
+            status: 'False',
+            reason: o.applyReason ?? 'ApplyFailed',
+            message: o.applyProblems.join('\n'),
+          },
     healthy
       ? { type: 'Healthy', status: 'True', reason: 'Healthy' }
       : {

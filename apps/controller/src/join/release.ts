@@ -1,6 +1,7 @@
 import { ANNOTATIONS, LABELS } from '#api';
 import { type KubeObject } from '#kube-core';
-import { rendererOf, type JoinSources } from './join.js';
+import { rendererOf } from './join.js';
+import type { JoinSources } from './sources.js';
 
 /**
  * For an owner (Application or Component) that no longer wants an object:

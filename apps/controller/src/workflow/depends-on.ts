@@ -1,24 +1,39 @@
-import type { AppliedResource, DependencyWait, ServiceStatus } from '#api';
-import { orderByDependencies, type RenderedApp } from '#renderer';
-import type { ApplyOutcome } from '../apply/applier.js';
-import { identityKey, resourceKey } from '../apply/identity.js';
-import type { Planned } from '../apply/plan.js';
-import type { ConditionInput } from './conditions.js';
+import type { DependencyWait } from '#api';
+import { orderByDependencies } from '#renderer';
+import type { ConditionInput } from '../status/conditions.js';
+import type { Held, Workflow, WorkflowReport, WorkflowRun } from './workflow.js';
 
-/** A component not applied this time, and what it waits for (with each one's health message). */
-export interface Held {
-  component: string;
-  waitingFor: { name: string; why: string }[];
-}
+/**
+ * The default workflow: every component, in dependsOn order, each waiting
+ * until what it depends on is healthy. A wait is in status, never silent,
+ * and gives up (says so, once) after `timeoutMs`, staying level-triggered:
+ * a dependency that turns healthy after all still lets it through.
+ */
+export class DependsOnWorkflow implements Workflow {
+  constructor(private readonly timeoutMs: number) {}
 
-export interface ApplyInOrderDeps {
-  apply(p: Planned): Promise<ApplyOutcome>;
-  /** Whether applying would change nothing (then there is nothing to hold back). */
-  upToDate(p: Planned): boolean;
-  /** A component's health from the cached live objects. */
-  health(component: string): Promise<{ healthy: boolean; message?: string }>;
-  /** What the application recorded before: a held object keeps its record, so it is not pruned. */
-  recorded: readonly AppliedResource[];
+  async run(run: WorkflowRun): Promise<WorkflowReport> {
+    const held = await applyInOrder(run);
+    const timeout = this.timeoutMs;
+    const { waits, timedOutNow, nextDeadlineMs } = dependencyWaits(
+      held,
+      run.previousWaits,
+      run.revision,
+      run.nowMs,
+      timeout,
+    );
+    for (const w of timedOutNow) run.event('Warning', 'DependencyTimeout', describeWait(w, held, timeout));
+    const usesDependsOn = run.components.some((c) => c.dependsOn.length > 0);
+    const phase = waits.length > 0 ? 'waiting' : 'succeeded';
+    return {
+      phase,
+      steps: [{ name: 'deploy', type: 'deploy', phase }],
+      waits,
+      messages: new Map(waits.map((w) => [w.component, describeWait(w, held, timeout)])),
+      conditions: usesDependsOn ? [dependsOnCondition(waits, held, timeout)] : [],
+      ...(nextDeadlineMs !== undefined ? { requeueAfterMs: nextDeadlineMs } : {}),
+    };
+  }
 }
 
 /**
@@ -30,48 +45,33 @@ export interface ApplyInOrderDeps {
  * turning healthy enqueues the application (its objects are watched), and
  * the next reconcile applies what waited.
  */
-export async function applyInOrder(
-  rendered: RenderedApp,
-  planned: readonly Planned[],
-  deps: ApplyInOrderDeps,
-): Promise<{ outcomes: ApplyOutcome[]; held: Held[] }> {
-  const outcomes: ApplyOutcome[] = [];
+export async function applyInOrder(run: WorkflowRun): Promise<Held[]> {
   const held: Held[] = [];
   const state = new Map<string, 'held' | 'changed' | 'settled'>();
-  const records = new Map(deps.recorded.map((r) => [resourceKey(r), r]));
-  for (const c of orderByDependencies(rendered.app.components)) {
-    const mine = planned.filter((p) => p.intent.component === c.name);
-    const stale = mine.filter((p) => !deps.upToDate(p));
+  for (const c of orderByDependencies(run.components as { name: string; dependsOn: string[] }[])) {
     const waitingFor: Held['waitingFor'] = [];
-    if (stale.length > 0) {
+    if (!run.upToDate(c.name)) {
       for (const d of c.dependsOn) {
         const s = state.get(d);
         if (s === 'held') waitingFor.push({ name: d, why: 'waiting itself' });
         else if (s === 'changed') waitingFor.push({ name: d, why: 'just updated' });
         else {
-          const h = await deps.health(d);
+          const h = await run.health(d);
           if (!h.healthy) waitingFor.push({ name: d, why: h.message ?? 'not healthy' });
         }
       }
     }
     if (waitingFor.length > 0) {
-      held.push({ component: c.name, waitingFor });
+      const h = { component: c.name, waitingFor };
+      held.push(h);
+      await run.hold(h);
       state.set(c.name, 'held');
-      for (const p of mine) {
-        if (!stale.includes(p)) outcomes.push(await deps.apply(p));
-        else {
-          const record = records.get(identityKey(p.intent.object));
-          outcomes.push({ intent: p.intent, result: 'waiting', ...(record ? { applied: record } : {}) });
-        }
-      }
       continue;
     }
-    const results = [];
-    for (const p of mine) results.push(await deps.apply(p));
-    outcomes.push(...results);
-    state.set(c.name, results.some((o) => o.result === 'applied') ? 'changed' : 'settled');
+    const applied = await run.apply({ component: c.name });
+    state.set(c.name, applied.changed ? 'changed' : 'settled');
   }
-  return { outcomes, held };
+  return held;
 }
 
 /**
@@ -137,19 +137,6 @@ export function dependsOnCondition(
     reason: timedOut ? 'DependencyTimeout' : 'Waiting',
     message: waits.map((w) => describeWait(w, held, timeoutMs)).join('\n'),
   };
-}
-
-/** Services of held components are not healthy (not at this revision) and say what they wait for. */
-export function withWaits(
-  services: readonly ServiceStatus[],
-  waits: readonly DependencyWait[],
-  held: readonly Held[],
-  timeoutMs: number,
-): ServiceStatus[] {
-  return services.map((s) => {
-    const wait = waits.find((w) => w.component === s.name);
-    return wait ? { ...s, healthy: false, message: describeWait(wait, held, timeoutMs) } : s;
-  });
 }
 
 export function formatDuration(ms: number): string {

@@ -2,8 +2,9 @@ import { LABELS } from '#api';
 import type { AppliedResource } from '#api';
 import { isNotFound, NoKindMatchError, type Client, type RestMapper } from '#runtime';
 import { isControlledBy, type KubeObject } from '#kube-core';
-import { describe, errorMessage } from './applier.js';
-import { resourceKey } from './identity.js';
+import { errorMessage } from '../errors.js';
+import { describe } from '../apply/applier.js';
+import { resourceKey } from '../apply/identity.js';
 
 export interface PruneOutcome {
   /** Recorded objects still there (not ours to delete, or their delete failed): kept in the record. */

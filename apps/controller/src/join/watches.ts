@@ -10,7 +10,7 @@ import {
   TRAIT_TARGET_INDEX,
   traitTargetIndexFunc,
   TYPE_INDEX,
-} from './oam-indexes.js';
+} from './indexes.js';
 
 export interface OamCaches {
   apps: Indexer<KubeObject>;

@@ -1,7 +1,14 @@
 import type { AppliedResource, ApplicationStatus } from '#api';
 import { isControlledBy, type KubeObject, jsonEqual } from '#kube-core';
-import type { Client, Logger, ResourceKind, Result, RestMapper } from '#runtime';
-import { deleteIfOurs } from '../apply/pruner.js';
+import {
+  NoKindMatchError,
+  type Client,
+  type Logger,
+  type ResourceKind,
+  type Result,
+  type RestMapper,
+} from '#runtime';
+import { deleteIfOurs } from '../prune/pruner.js';
 import { removeFinalizer } from './finalizer.js';
 
 /**
@@ -10,7 +17,7 @@ import { removeFinalizer } from './finalizer.js';
  * until all of it is gone, then remove the finalizer. Namespaced objects would
  * go with the Application anyway (ownerReferences); the others only go here.
  */
-export async function finalize(
+export async function deleteApplied(
   deps: { client: Client; mapper: RestMapper },
   kind: ResourceKind,
   app: KubeObject,
@@ -40,7 +47,11 @@ async function releasing(
   r: AppliedResource,
   release: (live: KubeObject) => boolean,
 ): Promise<boolean> {
-  const kind = await deps.mapper.kindFor(r).catch(() => undefined);
+  // A kind no longer served has no object left to hand over; a discovery outage is thrown (retried).
+  const kind = await deps.mapper.kindFor(r).catch((err: unknown) => {
+    if (err instanceof NoKindMatchError) return undefined;
+    throw err;
+  });
   const live = kind && (await deps.client.get(kind, r.namespace, r.name));
   return Boolean(live && isControlledBy(live, owner.metadata!.uid!) && release(live));
 }

@@ -1,4 +1,4 @@
-import type { Application, Component, Trait, TraitDefinition } from '#api';
+import type { Application, Component, RevisionPins, Trait, TraitDefinition } from '#api';
 import {
   conflictsWithOlder,
   inMemorySource,
@@ -6,25 +6,15 @@ import {
   olderFirst,
   rivalIn,
   workloadNames,
-  type DefinitionCatalog,
   type OamObject,
 } from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
 import type { JoinedInputs, JoinedPart } from '../revisions/snapshot.js';
-import type { ConditionInput } from './conditions.js';
-import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
-
-/** Keyed reads of the informer caches the join needs (never a list of everything). */
-export interface JoinSources {
-  component(namespace: string, name: string): Component | undefined;
-  application(namespace: string, name: string): Application | undefined;
-  trait(namespace: string, name: string): Trait | undefined;
-  /** Applications whose `componentRef`s name this Component. */
-  applicationsReferencing(namespace: string, component: string): Application[];
-  /** Traits by TRAIT_TARGET_INDEX key. */
-  traitsTargeting(key: string): Trait[];
-  catalog: DefinitionCatalog;
-}
+import type { ConditionInput } from '../status/conditions.js';
+import { applicationTargetKey, componentTargetKey } from './indexes.js';
+import type { JoinSources } from './sources.js';
+import type { RejectedTrait } from './joined-status.js';
+import { pinsOf, type PinnedSources } from './pinned-sources.js';
 
 /** Who renders a standalone Component: the oldest live Application referencing it, else the Component itself. */
 export type ComponentRenderer =
@@ -180,7 +170,7 @@ export function joinComponent(
   return out;
 }
 
-/** Standalone Traits the render blamed (by name) → why: left out of the next join (render-pipeline.ts). */
+/** Standalone Traits a render blamed (by name) → why: left out of the join. */
 export type InvalidTraits = ReadonlyMap<string, string>;
 
 interface Accepted {
@@ -244,8 +234,40 @@ function judge(
   return accepted;
 }
 
+/** What step 2 joins: an Application (its own inputs, or a rollback's) or a standalone Component on its own. */
+export type JoinTarget =
+  | {
+      kind: 'Application';
+      app: Application;
+      sources: JoinSources;
+      /** A rollback's pinned parts laid over the caches (`sources` is then theirs). */
+      pinned?: PinnedSources;
+      /** Whether the render pins its definitions (a rollback's). */
+      pinsDefinitions?: boolean;
+    }
+  | { kind: 'Component'; component: Component; sources: JoinSources };
+
+/** Step 2's output. */
+export interface JoinedOwner extends Joined {
+  /** The Traits this join left out because a render blamed them, for `status.joined`. */
+  rejected: RejectedTrait[];
+  /** What the render still pins for its revision (a rollback's definitions and parts). */
+  pinned?: RevisionPins;
+}
+
+/** Step 2, join: the owner with its Components and Traits, the `excluded` Traits left out. */
+export function joinOwner(target: JoinTarget, excluded: InvalidTraits): JoinedOwner {
+  if (target.kind === 'Component') {
+    const joined = joinComponent(target.sources, target.component, excluded);
+    return { ...joined, rejected: rejectedTraits(joined) };
+  }
+  const joined = joinApplication(target.sources, target.app, excluded);
+  const pinned = pinsOf(target.pinsDefinitions, target.pinned?.held());
+  return { ...joined, rejected: rejectedTraits(joined), ...(pinned ? { pinned } : {}) };
+}
+
 /** The Traits this join left out because a render blamed them, for `status.joined`. */
-export function rejectedTraits(joined: Joined): { name: string; generation?: number; message: string }[] {
+export function rejectedTraits(joined: Joined): RejectedTrait[] {
   return joined.verdicts
     .filter((v) => v.reason === 'InvalidProperties')
     .map((v) => ({

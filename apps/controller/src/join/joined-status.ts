@@ -1,5 +1,4 @@
 import type { JoinedPartStatus, RevisionPins } from '#api';
-import type { RenderError } from '#renderer';
 import type { JoinedInputs } from '../revisions/snapshot.js';
 
 /** A Trait the render blamed and the input then left out (`status.joined[].rejected`). */
@@ -7,16 +6,6 @@ export interface RejectedTrait {
   name: string;
   generation?: number;
   message: string;
-}
-
-/** The joined standalone Traits some render error is located at (`Trait "name" (type)`) → their errors. */
-export function blamedTraits(errors: readonly RenderError[], traits: readonly string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of traits) {
-    const own = errors.filter((e) => e.location.object?.startsWith(`Trait "${name}"`));
-    if (own.length > 0) out.set(name, own.map((e) => e.message).join('; '));
-  }
-  return out;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { RenderedApp } from '#renderer';
 import type { ApplyOutcome } from '../apply/applier.js';
 import type { Planned } from '../apply/plan.js';
+import { ApplyDriver, type ApplyDeps } from '../apply/stage.js';
 import { applyInOrder, dependencyWaits, dependsOnCondition, formatDuration } from './depends-on.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -27,7 +28,7 @@ const planned = ['web', 'api', 'db'].map(plan);
 
 async function run(opts: { upToDate?: string[]; healthy?: string[]; writes?: boolean }) {
   const applied: string[] = [];
-  const result = await applyInOrder(app, planned, {
+  const deps: ApplyDeps = {
     apply: async (p): Promise<ApplyOutcome> => {
       applied.push(p.intent.component);
       const changed = opts.writes !== false && !opts.upToDate?.includes(p.intent.component);
@@ -45,8 +46,20 @@ async function run(opts: { upToDate?: string[]; healthy?: string[]; writes?: boo
         component: 'api',
       },
     ],
+  };
+  const driver = new ApplyDriver(planned, deps);
+  const held = await applyInOrder({
+    components: app.app.components,
+    revision: 1,
+    previousWaits: undefined,
+    nowMs: T0,
+    upToDate: (c) => driver.upToDate(c),
+    health: (c) => driver.health(c),
+    apply: (r) => driver.apply(r),
+    hold: (h) => driver.hold(h),
+    event: () => undefined,
   });
-  return { applied, ...result };
+  return { applied, held, outcomes: await driver.finish() };
 }
 
 describe('applyInOrder', () => {

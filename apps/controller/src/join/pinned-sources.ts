@@ -1,20 +1,17 @@
 import { API_VERSION, type Component, type RevisionPins, type Trait } from '#api';
 import type { DefinitionCatalog } from '#renderer';
 import { deepCopy, type KubeObject } from '#kube-core';
-import type { StoredPart } from '../revisions/snapshot.js';
-import type { JoinSources } from './join.js';
-import { traitTargetIndexFunc } from './oam-indexes.js';
-
-/** The standalone Components and Traits a revision stored, and which of them still hold. */
-export interface PartPins {
-  /** The revision's stored parts by name. */
-  components: ReadonlyMap<string, StoredPart>;
-  traits: ReadonlyMap<string, StoredPart>;
-  /** name → the live generation each pin holds at (0: none existed); absent: a rollback, which pins all as they are now. */
-  at?: Pick<RevisionPins, 'components' | 'traits'>;
-}
+import type { PartPins, StoredPart } from '../revisions/snapshot.js';
+import type { JoinSources } from './sources.js';
+import { traitTargetIndexFunc } from './indexes.js';
 
 type PartKind = 'components' | 'traits';
+
+/** The join's sources with a rollback's pins laid over them, and which pins the joins so far used. */
+export interface PinnedSources {
+  sources: JoinSources;
+  held(): Required<Pick<RevisionPins, 'components' | 'traits'>>;
+}
 
 /**
  * The join's sources with a rollback's pins laid over the live caches: a
@@ -29,7 +26,7 @@ export function pinnedSources(
   namespace: string,
   pins: PartPins,
   catalog: DefinitionCatalog,
-): { sources: JoinSources; held(): Required<Pick<RevisionPins, 'components' | 'traits'>> } {
+): PinnedSources {
   const held = { components: {} as Record<string, number>, traits: {} as Record<string, number> };
   const generation = (live: KubeObject | undefined) => live?.metadata?.generation ?? 0;
   /** Whether the pin on `name` holds against its live object; a holding pin is recorded. */

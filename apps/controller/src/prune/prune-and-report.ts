@@ -3,12 +3,12 @@ import { isControlledBy, type KubeObject } from '#kube-core';
 import type { Client, EventRecorder, Result, RestMapper } from '#runtime';
 import type { ApplyOutcome } from '../apply/applier.js';
 import { describeRef, identityKey, resourceKey } from '../apply/identity.js';
-import { prune } from '../apply/pruner.js';
+import { prune } from './pruner.js';
 
 /** While an object waits to be taken back by its Component, look again this often. */
 const RELEASE_RECHECK_MS = 1_000;
 
-export interface HoldingsDeps {
+export interface PruneDeps {
   client: Client;
   mapper: RestMapper;
   events: EventRecorder;
@@ -18,29 +18,32 @@ export interface HoldingsDeps {
   isLatest: (owner: KubeObject) => Promise<boolean>;
 }
 
-export interface Holdings {
-  /** For `status.appliedResources`. */
+/** Step 8's output. */
+export interface Pruned {
+  /** What the owner now holds, for `status.appliedResources`. */
   applied: AppliedResource[];
   problems: string[];
+  /** The Applied condition's reason for them: FieldNotPersisted when some object's writes do not stick. */
+  reason: 'ApplyFailed' | 'FieldNotPersisted';
   /** An API call failed: the caller's queue retries with backoff. */
   retry: boolean;
   requeue?: Result;
 }
 
 /**
- * What the owner now holds, for `status.appliedResources`: what was
- * applied, plus what was recorded before and is still there (its prune
- * pending, or skipped because an apply failed or the spec moved on). Prunes
- * what the newest spec no longer renders, and hands `release`d objects to
- * their Component instead of deleting them.
+ * Step 8, prune: deletes what the newest spec no longer renders (a `Pruned`
+ * Event), hands `release`d objects to their Component instead, and says
+ * what the owner now holds: what was applied, plus what was recorded before
+ * and is still there (its prune pending, or skipped because an apply failed,
+ * with an `ApplyFailed` Event, or because the spec moved on).
  */
-export async function holdings(
-  deps: HoldingsDeps,
+export async function pruneAndReport(
+  deps: PruneDeps,
   owner: KubeObject,
   outcomes: readonly ApplyOutcome[],
   recorded: readonly AppliedResource[],
   release: ((live: KubeObject) => boolean) | undefined,
-): Promise<Holdings> {
+): Promise<Pruned> {
   const previous = owner.status as ApplicationStatus | undefined;
   const problems = outcomes.filter((o) => o.message).map((o) => o.message!);
   const applied = outcomes.filter((o) => o.applied).map((o) => o.applied!);
@@ -49,6 +52,7 @@ export async function holdings(
   let requeue: Result | undefined;
   // API failures are retried with backoff; an object owned by someone else waits for a change instead.
   let retry = outcomes.some((o) => o.result === 'failed');
+  const reason = outcomes.some((o) => o.result === 'notPersisted') ? 'FieldNotPersisted' : 'ApplyFailed';
   if (problems.length === 0 && unwanted.length > 0) {
     // Prune only against the newest spec: if the owner changed since this render, the next reconcile decides.
     if (await deps.isLatest(owner)) {
@@ -72,14 +76,14 @@ export async function holdings(
     applied.push(...recorded.filter((r) => !now.has(resourceKey(r))));
     const before = previous?.conditions?.find((c) => c.type === 'Applied');
     if (before?.message !== problems.join('\n'))
-      deps.events.event(owner, 'Warning', 'ApplyFailed', problems.join('; '));
+      deps.events.event(owner, 'Warning', reason, problems.join('; '));
   }
-  return { applied, problems, retry, requeue };
+  return { applied, problems, reason, retry, requeue };
 }
 
 /** The recorded objects still controlled by `owner` that `release` hands to someone else. */
 async function releasedOf(
-  deps: HoldingsDeps,
+  deps: PruneDeps,
   owner: KubeObject,
   records: readonly AppliedResource[],
   release: ((live: KubeObject) => boolean) | undefined,

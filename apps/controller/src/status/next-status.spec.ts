@@ -1,4 +1,4 @@
-import { nextStatus, type Observation } from './status.js';
+import { nextStatus, type Observation } from './next-status.js';
 
 const base: Observation = { generation: 1, renderErrors: [], applyProblems: [], unsupported: [] };
 const healthy = [{ name: 'api', healthy: true, message: 'Ready:1/1' }];
@@ -59,5 +59,27 @@ describe('nextStatus', () => {
     });
     expect(bad.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
     expect(bad.conditions?.find((c) => c.type === 'Healthy')?.status).toBe('True'); // the running version is
+  });
+
+  it('says FieldNotPersisted, naming the field, when the writes of an object do not stick', () => {
+    const problem =
+      'Deployment "prod/api": spec.replicas does not persist (3 writes did not stick); not written until t1';
+    const s = nextStatus(
+      undefined,
+      {
+        ...base,
+        revision,
+        applied: [],
+        services: healthy,
+        applyProblems: [problem],
+        applyReason: 'FieldNotPersisted',
+      },
+      't0',
+    );
+    expect(s.conditions?.find((c) => c.type === 'Applied')).toMatchObject({
+      status: 'False',
+      reason: 'FieldNotPersisted',
+      message: problem,
+    });
   });
 });

@@ -2,8 +2,19 @@ import type { Application, Component, Trait } from '#api';
 import type { DefinitionCatalog } from '#renderer';
 import type { Indexer } from '#runtime';
 import { type KubeObject } from '#kube-core';
-import type { JoinSources } from './join.js';
-import { COMPONENT_REF_INDEX, componentRefKey, TRAIT_TARGET_INDEX } from './oam-indexes.js';
+import { COMPONENT_REF_INDEX, componentRefKey, TRAIT_TARGET_INDEX } from './indexes.js';
+
+/** Keyed reads of the informer caches the join needs (never a list of everything). */
+export interface JoinSources {
+  component(namespace: string, name: string): Component | undefined;
+  application(namespace: string, name: string): Application | undefined;
+  trait(namespace: string, name: string): Trait | undefined;
+  /** Applications whose `componentRef`s name this Component. */
+  applicationsReferencing(namespace: string, component: string): Application[];
+  /** Traits by TRAIT_TARGET_INDEX key. */
+  traitsTargeting(key: string): Trait[];
+  catalog: DefinitionCatalog;
+}
 
 /** The join's reads over the informer caches: keyed gets and index lookups only. */
 export function cachedJoinSources(

@@ -1,10 +1,12 @@
 import type { Application, Component, Definition, Trait } from '#api';
 import { InMemoryCatalog, RenderError } from '#renderer';
-import { joinApplication, joinComponent, rendererOf, type JoinSources } from './join.js';
-import { applicationTargetKey, componentTargetKey } from './oam-indexes.js';
+import { joinApplication, joinComponent, rendererOf } from './join.js';
+import type { JoinSources } from './sources.js';
+import { applicationTargetKey, componentTargetKey } from './indexes.js';
 import { pinnedSources, pinsOf } from './pinned-sources.js';
-import { blamedTraits, joinedStatus } from './joined-status.js';
-import { appliedCondition } from './trait.reconciler.js';
+import { joinedStatus } from './joined-status.js';
+import { blamedTraits } from '../render/render.js';
+import { appliedCondition } from '../reconcile/trait.reconciler.js';
 
 const meta = (name: string, created: string, uid = name) => ({
   name,

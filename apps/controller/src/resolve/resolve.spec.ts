@@ -1,7 +1,7 @@
 import type { Definition } from '#api';
 import { InMemoryCatalog } from '#renderer';
 import type { KubeObject } from '#kube-core';
-import { ResolveMemo } from './resolve-application.js';
+import { ResolveMemo } from './resolve.js';
 
 const definition = (kind: string, name: string, spec: Record<string, unknown>) =>
   ({
