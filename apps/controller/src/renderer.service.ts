@@ -25,7 +25,10 @@ export const RENDER_CACHE_IDLE_MS = 60_000;
 export class RendererService {
   private current?: RendererHandle;
 
-  constructor(@Inject(CONTROLLER_OPTIONS) private readonly options: Pick<ResolvedOptions, 'clock'>) {}
+  constructor(
+    @Inject(CONTROLLER_OPTIONS)
+    private readonly options: Pick<ResolvedOptions, 'clock' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes'>,
+  ) {}
 
   get handle(): RendererHandle {
     if (!this.current) throw new Error('the renderer is used before the controller started it');
@@ -51,6 +54,8 @@ export class RendererService {
       cacheIdleMs: RENDER_CACHE_IDLE_MS,
       clock: this.options.clock,
       longRunning: true,
+      cpuLimitMs: this.options.evalCpuLimitMs,
+      memoryLimitBytes: this.options.evalMemoryLimitBytes,
     });
     registerRenderCacheMetrics(registry, this.current.renderer.cache);
   }
