@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { clusterVersionOf, createRenderer, type RendererHandle } from '#renderer';
 import type { KubeTransport } from '#runtime';
 import { registerRenderCacheMetrics } from './host/render-cache-metrics.js';
+import { registerTemplateWorkerMetrics } from './host/template-worker-metrics.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 
 /** Template results the controller keeps: enough for 5,000 apps of 3 templates (a few KB each). */
@@ -58,6 +59,7 @@ export class RendererService {
       memoryLimitBytes: this.options.evalMemoryLimitBytes,
     });
     registerRenderCacheMetrics(registry, this.current.renderer.cache);
+    registerTemplateWorkerMetrics(registry, this.current);
   }
 
   async close(): Promise<void> {

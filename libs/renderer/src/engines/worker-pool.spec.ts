@@ -222,8 +222,62 @@ describe('WorkerPool', () => {
   describe('CPU time', () => {
     /** CPU time by thread id, as the test sets it. */
     const cpu = new Map<number, number>();
+    /** Priority changes by thread id, in order; `restore` answers `restorable`. */
+    const priorities: string[] = [];
+    let restorable = true;
+    const priority = {
+      lower: (tid: number) => (priorities.push(`lower ${tid}`), true),
+      restore: (tid: number) => (priorities.push(`restore ${tid}`), restorable),
+    };
+    beforeEach(() => {
+      priorities.length = 0;
+      restorable = true;
+    });
     const limited = (clock: FakeClock) =>
-      pool(1, WORKER_SOURCE, clock, { cpuLimitMs: 1000, cpuPollMs: 100, cpuTimeOf: (t) => cpu.get(t) ?? 0 });
+      pool(1, WORKER_SOURCE, clock, {
+        cpuLimitMs: 1000,
+        cpuPollMs: 100,
+        cpuTimeOf: (t) => cpu.get(t) ?? 0,
+        priority,
+      });
+
+    it('runs a task past a fifth of its CPU limit at the least priority, restored for the next task', async () => {
+      const clock = new FakeClock();
+      const p = limited(clock);
+      const tid = (await p.run({ op: 'thread' }, { timeoutMs: 60_000 })) as number;
+      cpu.set(tid, 0);
+      const gate = latch();
+      const outcome = p.run({ op: 'hold', cell: gate.cell }, { timeoutMs: 60_000 });
+      await busy(p, 1);
+      cpu.set(tid, 150);
+      await clock.advance(100);
+      expect(priorities).toEqual([]);
+      cpu.set(tid, 250);
+      await clock.advance(100);
+      await clock.advance(100);
+      expect(priorities).toEqual([`lower ${tid}`]); // once, however long it goes on
+      gate.release();
+      await expect(outcome).resolves.toBe('held');
+      expect(priorities).toEqual([`lower ${tid}`, `restore ${tid}`]);
+      expect(await p.run({ op: 'thread' }, { timeoutMs: 60_000 })).toBe(tid);
+    });
+
+    it('replaces a worker whose priority cannot be raised again', async () => {
+      const clock = new FakeClock();
+      const p = limited(clock);
+      const tid = (await p.run({ op: 'thread' }, { timeoutMs: 60_000 })) as number;
+      cpu.set(tid, 0);
+      restorable = false;
+      const gate = latch();
+      const outcome = p.run({ op: 'hold', cell: gate.cell }, { timeoutMs: 60_000 });
+      await busy(p, 1);
+      cpu.set(tid, 500);
+      await clock.advance(100);
+      gate.release();
+      await expect(outcome).resolves.toBe('held'); // the task itself succeeded
+      expect(p.stats.replaced).toBe(1);
+      expect(await p.run({ op: 'thread' }, { timeoutMs: 60_000 })).not.toBe(tid);
+    });
 
     it("stops a task once its worker's own CPU time passes the limit, and replaces the worker", async () => {
       const clock = new FakeClock();

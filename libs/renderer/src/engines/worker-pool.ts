@@ -1,5 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { realClock, threadCpuMs, type Clock, type TimerHandle } from '#kube-core';
+import { osThreadPriority, type ThreadPriority } from './thread-priority.js';
 import { formatBytes, formatDuration } from './limit-format.js';
 
 /**
@@ -32,6 +33,15 @@ export interface WorkerPoolOptions {
   cpuPollMs?: number;
   /** A thread's CPU time so far in ms, undefined if unreadable (default: from /proc; tests inject one). */
   cpuTimeOf?: (tid: number) => number | undefined;
+  /**
+   * A task past this much CPU time runs at the least scheduling priority until it ends, so a
+   * runaway on its way to the limit leaves the CPU to everyone else's templates (default: a
+   * fifth of `cpuLimitMs`; 200 volumes of the storage trait, the costliest real case measured,
+   * take about 3 s).
+   */
+  lowPriorityAfterMs?: number;
+  /** How a worker thread's priority is changed (default: setpriority(2); tests inject one). */
+  priority?: ThreadPriority;
   /** The cap the workers enforce on their memory, in bytes: named in the error when one dies of it. */
   memoryLimitBytes?: number;
   /** Where the one notice that CPU time cannot be read goes (default: a process warning). */
@@ -109,6 +119,8 @@ interface Slot {
   timer?: TimerHandle;
   /** The running job's next CPU-time check (or, without /proc, its CPU-limit deadline). */
   cpuTimer?: TimerHandle;
+  /** The thread runs at the least priority (its job passed `lowPriorityAfterMs`): restored before its next job. */
+  lowered?: boolean;
 }
 
 /** Said once per process: a limit measured by the wall clock fails slow templates on a busy machine. */
@@ -131,11 +143,13 @@ export class WorkerPool<TTask, TResult> {
   replaced = 0;
   private readonly clock: Clock;
   private readonly cpuTimeOf: (tid: number) => number | undefined;
+  private readonly priority: ThreadPriority;
 
   constructor(private readonly options: WorkerPoolOptions) {
     if (!(options.size >= 1)) throw new RangeError(`pool size must be at least 1, got ${options.size}`);
     this.clock = options.clock ?? realClock;
     this.cpuTimeOf = options.cpuTimeOf ?? threadCpuMs;
+    this.priority = options.priority ?? osThreadPriority;
   }
 
   run(task: TTask, options: RunOptions): Promise<TResult> {
@@ -298,10 +312,13 @@ export class WorkerPool<TTask, TResult> {
       return;
     }
     const poll = this.options.cpuPollMs ?? 250;
+    const lowAfter = this.options.lowPriorityAfterMs ?? limit / 5;
     const check = () => {
       const now = this.cpuTimeOf(slot.tid!);
-      if (now !== undefined && now - startedAt > limit) over();
-      else slot.cpuTimer = this.clock.setTimeout(check, poll);
+      if (now !== undefined && now - startedAt > limit) return over();
+      if (now !== undefined && now - startedAt > lowAfter && !slot.lowered)
+        slot.lowered = this.priority.lower(slot.tid!);
+      slot.cpuTimer = this.clock.setTimeout(check, poll);
     };
     slot.cpuTimer = this.clock.setTimeout(check, poll);
   }
@@ -360,6 +377,12 @@ export class WorkerPool<TTask, TResult> {
       this.retire(slot);
       return;
     } else job.reject(new WorkerTaskError(msg.error, msg.errors));
+    // A thread left at the least priority would slow every later template: restore it, or
+    // where raising a priority is not allowed, replace it with a fresh one.
+    if (slot.lowered) {
+      slot.lowered = !this.priority.restore(slot.tid!);
+      if (slot.lowered) return this.retire(slot);
+    }
     if (this.queuedCount() === 0) slot.worker.unref();
     this.dispatch();
   }
