@@ -16,17 +16,27 @@
  * After a write:
  *   controllers/  the server's own controllers (garbage collector, namespaces, CRD clean-up) on
  *                 libs/runtime's informers and work queues, fed by the store through an in-process
- *                 list/watch source; and the in-process controller API the workload simulator uses
- *   simulator/    the workload simulator (Deployments, Jobs, ..., a kubelet; no containers run),
- *                 on the same runtime informers (whole objects) and one runtime Controller per kind
+ *                 list/watch source; and the in-process controller API that controllers registered
+ *                 from outside use (libs/simulator, the workload simulator, which the server does
+ *                 not import: callers pass it in, see ServerOptions.simulator)
  * core.ts (what every part shares) and errors.ts (ApiError, the Status format) are used everywhere.
  */
-export { startServer, registerController, type ServerOptions, type RunningServer } from './server/server.js';
+export {
+  startServer,
+  registerController,
+  serverIdle,
+  type ServerOptions,
+  type RunningServer,
+  type WorkloadSimulatorFactory,
+} from './server/server.js';
 export { ApiError } from './errors.js';
-export { workloadSimulator, type SimulatorOptions } from './simulator/index.js';
+export type { Logger } from './core.js';
 export type {
   ServerController,
   ControllerContext,
   ControllerEvent,
   InProcessApi,
 } from './controllers/in-process.js';
+export { runtimeLogger, type StoreInformers } from './controllers/store-informers.js';
+export type { ListQuery } from './objects/reader.js';
+export { addTo, labelKey, removeFrom } from './store/set-index.js';

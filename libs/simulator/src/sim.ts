@@ -4,8 +4,7 @@
  * an error thrown by the in-process API.
  */
 import type { GroupVersionResource, StoredObject } from '#kube-core';
-import type { Logger } from '../core.js';
-import type { InProcessApi } from '../controllers/in-process.js';
+import type { InProcessApi, Logger } from '#kube-server';
 import type { ResolvedOptions } from './options.js';
 
 export type Obj = Record<string, any>;

@@ -5,7 +5,7 @@
  */
 import type { GroupVersionResource, StoredObject } from '#kube-core';
 import { randomUUID } from 'node:crypto';
-import type { InProcessApi } from '../controllers/in-process.js';
+import type { InProcessApi } from '#kube-server';
 import { EndpointsController } from './endpoints.js';
 import { reconcileNode } from './node.js';
 import { resolveOptions } from './options.js';

@@ -1,5 +1,6 @@
 /**
- * The workload simulator: a stand-in, inside the embedded API server, for the
+ * The workload simulator: a stand-in, run inside the embedded API server (libs/kube-server, which
+ * does not import it: callers register it), for the
  * parts of kube-controller-manager, the scheduler and a kubelet that make
  * workloads come alive. No container runs. It is clearly a simulation: Pods run
  * on one node named "oam-local-simulated" (by default), their container IDs
@@ -14,10 +15,10 @@
  * one log line. Each is level-triggered: events only queue object keys;
  * a reconcile reads the current state and acts on the difference.
  *
- * Usage: `await registerController(server, workloadSimulator({ readyDelayMs: 50 }))`.
+ * Usage: `startServer({ ..., simulateWorkloads: true, simulation: { readyDelayMs: 50 }, simulator:
+ * workloadSimulator })`, or `await registerController(server, workloadSimulator({ readyDelayMs: 50 }))`.
  */
-import type { ControllerContext, ControllerEvent, ServerController } from '../controllers/in-process.js';
-import type { StoreInformers } from '../controllers/store-informers.js';
+import type { ControllerContext, ControllerEvent, ServerController, StoreInformers } from '#kube-server';
 import { SimControllers } from './controllers.js';
 import { EndpointsController } from './endpoints.js';
 import { recordEvent } from './event-recorder.js';

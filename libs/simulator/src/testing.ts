@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { describeValue, eventually, FakeClock, type Clock } from '#kube-core';
-import { registerController, serverIdle, startServer, type RunningServer } from '../server/server.js';
+import { registerController, serverIdle, startServer, type RunningServer } from '#kube-server';
 import { workloadSimulator, type SimulatorOptions, type WorkloadSimulator } from './index.js';
 
 export { eventually } from '#kube-core';

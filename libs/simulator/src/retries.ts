@@ -1,4 +1,4 @@
-import type { Logger } from '../core.js';
+import type { Logger } from '#kube-server';
 import { errorMessage, statusCode } from './sim.js';
 
 /**

@@ -1,7 +1,6 @@
 import { Controller, requestKey, type Request } from '#runtime';
 import { type Clock } from '#kube-core';
-import type { Logger } from '../core.js';
-import { runtimeLogger } from '../controllers/store-informers.js';
+import { runtimeLogger, type Logger } from '#kube-server';
 import type { Reconcile } from './reconcilers.js';
 import { RetryPolicy } from './retries.js';
 import { keyOf, splitQueueKey } from './sim.js';

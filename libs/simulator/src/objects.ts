@@ -1,6 +1,6 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
 import { jsonEqual, type GroupVersionResource, type StoredObject } from '#kube-core';
-import type { ListQuery } from '../objects/reader.js';
+import type { ListQuery } from '#kube-server';
 import { statusCode, type Obj, type Sim } from './sim.js';
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as k8s from '@kubernetes/client-node';
 import { FakeClock } from '#kube-core';
-import { registerController, startServer, type RunningServer } from '../server/server.js';
+import { registerController, startServer, type RunningServer } from '#kube-server';
 import { workloadSimulator, type WorkloadSimulator } from './index.js';
 import { eventually, startSimulatedCluster } from './testing.js';
 

@@ -39,7 +39,7 @@ import {
   repackSubsets,
   serviceFamily,
 } from './endpoints-shared.js';
-import { addTo, labelKey, removeFrom } from '../store/set-index.js';
+import { addTo, labelKey, removeFrom } from '#kube-server';
 
 export {
   ENDPOINTS_CONTROLLER,

@@ -4,7 +4,7 @@
  * its controller's, the HPAs that scale it, the Services that select a Pod,
  * orphans' possible adopters; at start, everything that exists gets a sync.
  */
-import type { ControllerEvent } from '../controllers/in-process.js';
+import type { ControllerEvent } from '#kube-server';
 import { controllerOf, type StoredObject } from '#kube-core';
 import { CRONJOB } from './cronjob.js';
 import { DAEMONSET } from './daemonset.js';
