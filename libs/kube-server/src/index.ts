@@ -7,7 +7,8 @@
  *   http/         routing a path, reading bodies, writing responses, the handlers, watch streams
  *   protobuf/     the protobuf wire format (bodies some clients send, OpenAPI v2 as protobuf)
  *   discovery/    /version, /api, /apis and OpenAPI v2/v3: what clients learn the server serves
- *   resources/    what is served: the built-in resource table, the registry, CRDs
+ *   resources/    what is served: the built-in kinds (kinds.ts, one record per kind: served resource,
+ *                 validation, merge rules, columns, defaults, generation), the registry, CRDs
  *   query/        list parameters: label and field selectors, continue tokens
  *   table/        server-side printing (the columns `kubectl get` shows)
  *   objects/      get/list/create/update/patch/delete with kube-apiserver's semantics (admission)
