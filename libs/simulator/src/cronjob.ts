@@ -6,11 +6,14 @@
  * keeps status.active, lastScheduleTime and lastSuccessfulTime, and deletes
  * finished Jobs beyond the history limits.
  */
-import { isControlledBy, type StoredObject } from '#kube-core';
+import { isControlledBy } from '#kube-core';
+import type { ICronJobSpec } from 'kubernetes-models/batch/v1/CronJobSpec';
+import type { ICronJobStatus } from 'kubernetes-models/batch/v1/CronJobStatus';
+import type { IObjectReference } from 'kubernetes-models/v1/ObjectReference';
 import { mostRecent, nextAfter, parseCron, type CronSchedule } from './cron.js';
 import { isJobFinished } from './job.js';
-import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, listObjs, writeStatus } from './objects.js';
+import { GVR, keyOf, statusCode, type CronJob, type Job, type Sim } from './sim.js';
+import { createObj, deleteObj, getObj, listObjs, writeStatus } from './objects.js';
 import { findCondition, parseTime, timestamp } from './values.js';
 import { controllerRef } from './ownership.js';
 
@@ -18,10 +21,10 @@ export const CRONJOB = 'cronjob';
 const COMPONENT = 'cronjob-controller';
 const SCHEDULED_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 
-const finishedType = (job: StoredObject) =>
-  (((job.status as Obj | undefined)?.conditions ?? []) as Obj[]).find(
+const finishedType = (job: Job): string | undefined =>
+  (job.status?.conditions ?? []).find(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
-  )?.type as string | undefined;
+  )?.type;
 
 /** RFC 3339 in the schedule's time zone, as the scheduled-timestamp annotation carries it. */
 function zonedTimestamp(ms: number, tz?: string): string {
@@ -52,14 +55,14 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
   const cj = getObj(sim, GVR.cronjobs, namespace, name);
   if (!cj) return;
   const key = keyOf(CRONJOB, namespace, name);
-  const spec = (cj.spec ?? {}) as Obj;
-  const status: Obj = { ...((cj.status ?? {}) as Obj) };
+  const spec: Partial<ICronJobSpec> = cj.spec ?? {};
+  const status: ICronJobStatus = { ...cj.status };
   const now = sim.now();
   const jobs = listObjs(sim, GVR.jobs, namespace, (j) => isControlledBy(j, cj.metadata.uid as string));
   const byUid = new Map(jobs.map((j) => [j.metadata.uid, j]));
 
   // The active list: finished or vanished jobs leave it; unfinished children we own are listed.
-  let active = ((status.active as Obj[] | undefined) ?? []).filter((ref) => {
+  let active = (status.active ?? []).filter((ref) => {
     const job = byUid.get(ref.uid as string);
     if (!job) return false;
     if (isJobFinished(job)) {
@@ -71,7 +74,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
   });
   for (const job of jobs) {
     if (!isJobFinished(job) && !active.some((r) => r.uid === job.metadata.uid)) active.push(jobRef(job));
-    const completed = parseTime((job.status as Obj | undefined)?.completionTime);
+    const completed = parseTime(job.status?.completionTime);
     if (finishedType(job) === 'Complete' && completed !== undefined) {
       const last = parseTime(status.lastSuccessfulTime);
       if (last === undefined || completed > last) status.lastSuccessfulTime = timestamp(completed);
@@ -79,7 +82,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
   }
 
   const write = () => {
-    const next: Obj = { ...status };
+    const next: ICronJobStatus = { ...status };
     if (active.length) next.active = active;
     else delete next.active;
     writeStatus(sim, GVR.cronjobs, cj, next);
@@ -99,7 +102,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
     );
     return write();
   }
-  const tz = spec.timeZone as string | undefined;
+  const tz = spec.timeZone;
   cleanupFinishedJobs(sim, cj, jobs);
   if (spec.suspend) return write();
 
@@ -113,7 +116,8 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
     write();
     return requeue();
   }
-  const deadline = spec.startingDeadlineSeconds as number | undefined;
+  // JSON may carry null for "unset".
+  const deadline: number | null | undefined = spec.startingDeadlineSeconds;
   if (deadline !== undefined && deadline !== null && due.time + deadline * 1000 < now) {
     sim.event(
       cj,
@@ -144,8 +148,8 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
     }
     active = [];
   }
-  const template = (spec.jobTemplate ?? {}) as Obj;
-  const job: StoredObject = {
+  const template: Partial<ICronJobSpec['jobTemplate']> = spec.jobTemplate ?? {};
+  const job = {
     apiVersion: 'batch/v1',
     kind: 'Job',
     metadata: {
@@ -161,7 +165,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
     spec: template.spec ?? {},
   };
   try {
-    const created = sim.api.create(GVR.jobs, namespace, job);
+    const created = createObj(sim, GVR.jobs, namespace, job);
     sim.event(cj, 'Normal', 'SuccessfulCreate', `Created job ${jobName}`, COMPONENT);
     active.push(jobRef(created));
   } catch (err) {
@@ -175,7 +179,7 @@ export function reconcileCronJob(sim: Sim, namespace: string, name: string): voi
   requeue();
 }
 
-function jobRef(job: StoredObject): Obj {
+function jobRef(job: Job): IObjectReference {
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -187,16 +191,16 @@ function jobRef(job: StoredObject): Obj {
 }
 
 /** cleanupFinishedJobs: the oldest finished Jobs beyond successful/failedJobsHistoryLimit are deleted. */
-function cleanupFinishedJobs(sim: Sim, cj: StoredObject, jobs: StoredObject[]): void {
-  const spec = (cj.spec ?? {}) as Obj;
-  const prune = (kind: string, limit: number | undefined) => {
+function cleanupFinishedJobs(sim: Sim, cj: CronJob, jobs: Job[]): void {
+  const spec: Partial<ICronJobSpec> = cj.spec ?? {};
+  const prune = (kind: string, limit: number | null | undefined) => {
     if (limit === undefined || limit === null) return;
     const finished = jobs
       .filter((j) => finishedType(j) === kind && !j.metadata.deletionTimestamp)
       .sort((a, b) => {
-        const t = (j: StoredObject) =>
-          parseTime((j.status as Obj | undefined)?.completionTime) ??
-          parseTime(findCondition((j.status as Obj | undefined)?.conditions, kind)?.lastTransitionTime) ??
+        const t = (j: Job) =>
+          parseTime(j.status?.completionTime) ??
+          parseTime(findCondition(j.status?.conditions, kind)?.lastTransitionTime) ??
           parseTime(j.metadata.creationTimestamp) ??
           0;
         return t(a) - t(b);
@@ -206,6 +210,6 @@ function cleanupFinishedJobs(sim: Sim, cj: StoredObject, jobs: StoredObject[]): 
       sim.event(cj, 'Normal', 'SuccessfulDelete', `Deleted job ${job.metadata.name}`, COMPONENT);
     }
   };
-  prune('Complete', spec.successfulJobsHistoryLimit as number | undefined);
-  prune('Failed', spec.failedJobsHistoryLimit as number | undefined);
+  prune('Complete', spec.successfulJobsHistoryLimit);
+  prune('Failed', spec.failedJobsHistoryLimit);
 }

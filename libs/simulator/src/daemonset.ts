@@ -5,12 +5,17 @@
  * `pod-template-generation` labels; RollingUpdate replaces a Pod of an old
  * template; status reports desired/current/ready/available/updated for one node.
  */
-import { deepCopy, type StoredObject } from '#kube-core';
+import { deepCopy } from '#kube-core';
+import type { IDaemonSetSpec } from 'kubernetes-models/apps/v1/DaemonSetSpec';
+import type { IDaemonSetStatus } from 'kubernetes-models/apps/v1/DaemonSetStatus';
+import type { IAffinity } from 'kubernetes-models/v1/Affinity';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { fitsNode, type NodeInfo } from './kubelet.js';
 import { isPodActive, isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, truncateHistory } from './revisions.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, writeStatus } from './objects.js';
+import { GVR, keyOf, type Pod, type Sim } from './sim.js';
+import { createObj, deleteObj, getObj, writeStatus } from './objects.js';
 import { omitZero, parseTime } from './values.js';
 import { claimInNamespace } from './ownership.js';
 
@@ -19,10 +24,14 @@ const COMPONENT = 'daemonset-controller';
 const REVISION_LABEL = 'controller-revision-hash';
 const GENERATION_LABEL = 'pod-template-generation';
 
-const toleration = (key: string, effect: string) => ({ key, operator: 'Exists', effect });
+const toleration = (key: string, effect: IToleration['effect']): IToleration => ({
+  key,
+  operator: 'Exists',
+  effect,
+});
 
 /** AddOrUpdateDaemonPodTolerations. */
-function daemonTolerations(spec: Obj): Obj[] {
+function daemonTolerations(spec: IPodSpec): IToleration[] {
   const wanted = [
     toleration('node.kubernetes.io/not-ready', 'NoExecute'),
     toleration('node.kubernetes.io/unreachable', 'NoExecute'),
@@ -32,14 +41,14 @@ function daemonTolerations(spec: Obj): Obj[] {
     toleration('node.kubernetes.io/unschedulable', 'NoSchedule'),
     ...(spec.hostNetwork ? [toleration('node.kubernetes.io/network-unavailable', 'NoSchedule')] : []),
   ];
-  const existing = (spec.tolerations as Obj[] | undefined) ?? [];
+  const existing = spec.tolerations ?? [];
   const missing = wanted.filter((w) => !existing.some((e) => e.key === w.key && e.effect === w.effect));
   return [...existing, ...missing];
 }
 
 /** ReplaceDaemonSetPodNodeNameNodeAffinity: require exactly this node, by metadata.name. */
-function pinToNode(spec: Obj, node: string): void {
-  const affinity = deepCopy((spec.affinity ?? {}) as Obj);
+function pinToNode(spec: IPodSpec, node: string): void {
+  const affinity: IAffinity = deepCopy(spec.affinity ?? {});
   affinity.nodeAffinity ??= {};
   affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = {
     nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: [node] }] }],
@@ -51,12 +60,12 @@ export function reconcileDaemonSet(sim: Sim, node: NodeInfo, namespace: string, 
   const ds = getObj(sim, GVR.daemonsets, namespace, name);
   // Being deleted: the garbage collector removes the Pods; no new revisions or Pods.
   if (!ds || ds.metadata.deletionTimestamp) return;
-  const spec = (ds.spec ?? {}) as Obj;
+  const spec: Partial<IDaemonSetSpec> = ds.spec ?? {};
   const revisions = syncRevisions(sim, ds, GVR.daemonsets);
   const hash = revisions.hash;
   const pods = claimInNamespace(sim, GVR.pods, ds);
-  const shouldRun = fitsNode((spec.template?.spec ?? {}) as Obj, node);
-  const deletePod = (pod: StoredObject) => {
+  const shouldRun = fitsNode(spec.template?.spec ?? {}, node);
+  const deletePod = (pod: Pod) => {
     deleteObj(sim, GVR.pods, pod);
     sim.event(ds, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`, COMPONENT);
   };
@@ -87,10 +96,10 @@ export function reconcileDaemonSet(sim: Sim, node: NodeInfo, namespace: string, 
       { generateName: `${name}-` },
       { [REVISION_LABEL]: hash, [GENERATION_LABEL]: String(ds.metadata.generation ?? 1) },
     );
-    const podSpec = pod.spec as Obj;
+    const podSpec = pod.spec!;
     pinToNode(podSpec, node.name);
     podSpec.tolerations = daemonTolerations(podSpec);
-    const created = sim.api.create(GVR.pods, namespace, pod);
+    const created = createObj(sim, GVR.pods, namespace, pod);
     sim.event(ds, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata.name}`, COMPONENT);
   } else if ((spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate') {
     // maxUnavailable ≥ 1 on one node: an old-template pod is replaced (delete, then the next sync creates).
@@ -100,11 +109,11 @@ export function reconcileDaemonSet(sim: Sim, node: NodeInfo, namespace: string, 
 
   const live = claimInNamespace(sim, GVR.pods, ds).filter(isPodActive);
   const now = sim.now();
-  const minReadySeconds = (spec.minReadySeconds as number | undefined) ?? 0;
+  const minReadySeconds = spec.minReadySeconds ?? 0;
   const scheduled = live.length > 0 ? 1 : 0;
   const desired = shouldRun ? 1 : 0;
   const available = shouldRun ? live.filter((p) => isPodAvailable(p, minReadySeconds, now)).length : 0;
-  const status: Obj = {
+  const status: IDaemonSetStatus = {
     currentNumberScheduled: shouldRun ? scheduled : 0,
     numberMisscheduled: shouldRun ? 0 : scheduled,
     desiredNumberScheduled: desired,

@@ -5,7 +5,7 @@
  * ScalingReplicaSet event, pruning history, and writing the deployment back.
  * The sync's decisions (which strategy, how far to scale) are in deployment.ts.
  */
-import { deepCopy, isControlledBy, semanticValue, type StoredObject } from '#kube-core';
+import { deepCopy, isControlledBy, semanticValue } from '#kube-core';
 import {
   DESIRED_REPLICAS,
   MAX_REPLICAS,
@@ -23,6 +23,7 @@ import {
   newRSNewReplicas,
   replicasOf,
   statusNum,
+  type DeploymentSpec,
 } from './deployment-rollout.js';
 import {
   FOUND_NEW_RS,
@@ -31,30 +32,31 @@ import {
   hasProgressDeadline,
   newCondition,
   setCondition,
+  type DeploymentStatus,
 } from './deployment-status.js';
 import { computeHash } from './hash.js';
-import { GVR, statusCode, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, writeObj, writeStatus } from './objects.js';
+import { GVR, statusCode, type Deployment, type ReplicaSet, type Sim } from './sim.js';
+import { createObj, deleteObj, getObj, writeObj, writeStatus } from './objects.js';
 import { findCondition, omitZero } from './values.js';
 
 const COMPONENT = 'deployment-controller';
 
 export class DeploymentReplicaSets {
-  protected readonly spec: Obj;
+  protected readonly spec: DeploymentSpec;
   /** The status as stored when the sync started (progress is measured against it; frozen). */
-  protected readonly base: Obj;
+  protected readonly base: DeploymentStatus;
   /** The status being built: conditions and collisionCount change along the way. */
-  protected readonly work: Obj;
-  protected rsList: StoredObject[] = [];
-  protected newRS?: StoredObject;
-  protected oldRSs: StoredObject[] = [];
+  protected readonly work: DeploymentStatus;
+  protected rsList: ReplicaSet[] = [];
+  protected newRS?: ReplicaSet;
+  protected oldRSs: ReplicaSet[] = [];
 
   constructor(
     protected readonly sim: Sim,
-    protected d: StoredObject,
+    protected d: Deployment,
   ) {
-    this.spec = (d.spec ?? {}) as Obj;
-    this.base = (d.status ?? {}) as Obj;
+    this.spec = d.spec ?? {};
+    this.base = d.status ?? {};
     this.work = deepCopy(this.base);
   }
 
@@ -75,18 +77,18 @@ export class DeploymentReplicaSets {
   /** getAllReplicaSetsAndSyncRevision: the new ReplicaSet (created if asked), the old ones, revisions in step. */
   protected resolveReplicaSets(createIfNotExisted: boolean): void {
     const template = this.spec.template;
-    const existing = this.rsList.find((rs) => equalIgnoreHash((rs.spec as Obj)?.template, template));
+    const existing = this.rsList.find((rs) => equalIgnoreHash(rs.spec?.template, template));
     this.oldRSs = this.rsList.filter((rs) => rs !== existing);
     const newRevision = Math.max(0, ...this.oldRSs.map(revisionOf)) + 1;
     if (existing) {
       let rs = existing;
       // What may change: the annotations (replaced whole) and spec.minReadySeconds.
-      const copy = { ...existing, metadata: { ...existing.metadata }, spec: { ...(existing.spec as Obj) } };
+      const copy = { ...existing, metadata: { ...existing.metadata }, spec: { ...existing.spec! } };
       const changed = this.setNewReplicaSetAnnotations(copy, String(newRevision), true);
       const minReady = this.spec.minReadySeconds ?? 0;
-      if (changed || ((copy.spec as Obj).minReadySeconds ?? 0) !== minReady) {
-        if (minReady) (copy.spec as Obj).minReadySeconds = minReady;
-        else delete (copy.spec as Obj).minReadySeconds;
+      if (changed || (copy.spec.minReadySeconds ?? 0) !== minReady) {
+        if (minReady) copy.spec.minReadySeconds = minReady;
+        else delete copy.spec.minReadySeconds;
         rs = this.replace(writeObj(this.sim, GVR.replicasets, copy));
       }
       this.newRS = rs;
@@ -103,18 +105,15 @@ export class DeploymentReplicaSets {
 
   protected createNewReplicaSet(newRevision: string): void {
     const d = this.d;
-    const hash = computeHash(
-      semanticValue(this.spec.template),
-      this.work.collisionCount as number | undefined,
-    );
+    const hash = computeHash(semanticValue(this.spec.template), this.work.collisionCount);
     const rs = buildReplicaSet(d, this.spec, hash);
     const replicas = newRSNewReplicas(this.spec, [...this.oldRSs, rs], rs);
-    (rs.spec as Obj).replicas = replicas;
+    rs.spec!.replicas = replicas;
     this.setNewReplicaSetAnnotations(rs, newRevision, false);
-    let createdRS: StoredObject;
+    let createdRS: ReplicaSet;
     let alreadyExisted = false;
     try {
-      createdRS = this.sim.api.create(GVR.replicasets, d.metadata.namespace, rs);
+      createdRS = createObj(this.sim, GVR.replicasets, d.metadata.namespace, rs);
     } catch (err) {
       if (statusCode(err) !== 409) throw err;
       const found = getObj(
@@ -126,13 +125,13 @@ export class DeploymentReplicaSets {
       if (
         found &&
         isControlledBy(found, d.metadata.uid as string) &&
-        equalIgnoreHash((found.spec as Obj).template, this.spec.template)
+        equalIgnoreHash(found.spec!.template, this.spec.template)
       ) {
         createdRS = found;
         alreadyExisted = true;
       } else {
         // A hash collision with a ReplicaSet that is not ours: bump collisionCount and try again.
-        this.work.collisionCount = ((this.work.collisionCount as number | undefined) ?? 0) + 1;
+        this.work.collisionCount = (this.work.collisionCount ?? 0) + 1;
         writeStatus(this.sim, GVR.deployments, this.d, {
           ...this.base,
           collisionCount: this.work.collisionCount,
@@ -153,7 +152,7 @@ export class DeploymentReplicaSets {
     }
   }
 
-  protected setNewReplicaSetAnnotations(rs: StoredObject, newRevision: string, exists: boolean): boolean {
+  protected setNewReplicaSetAnnotations(rs: ReplicaSet, newRevision: string, exists: boolean): boolean {
     return setNewReplicaSetAnnotations(rs, this.d.metadata.annotations, newRevision, exists, () => ({
       desired: this.replicas,
       max: this.replicas + maxSurge(this.spec),
@@ -168,29 +167,29 @@ export class DeploymentReplicaSets {
     this.d = writeObj(this.sim, GVR.deployments, { ...rest, metadata: { ...this.d.metadata, annotations } });
   }
 
-  protected replace(rs: StoredObject): StoredObject {
+  protected replace(rs: ReplicaSet): ReplicaSet {
     this.rsList = this.rsList.map((r) => (r.metadata.uid === rs.metadata.uid ? rs : r));
     this.oldRSs = this.oldRSs.map((r) => (r.metadata.uid === rs.metadata.uid ? rs : r));
     if (this.newRS?.metadata.uid === rs.metadata.uid) this.newRS = rs;
     return rs;
   }
 
-  protected allRSs(): StoredObject[] {
+  protected allRSs(): ReplicaSet[] {
     return this.newRS ? [...this.oldRSs, this.newRS] : [...this.oldRSs];
   }
 
   /** scaleReplicaSet: sets replicas and the desired/max annotations; records ScalingReplicaSet. */
-  protected scaleReplicaSet(rs: StoredObject, newScale: number): boolean {
+  protected scaleReplicaSet(rs: ReplicaSet, newScale: number): boolean {
     const oldScale = replicasOf(rs);
     const desired = String(this.replicas);
     const max = String(this.replicas + maxSurge(this.spec));
     const a = rs.metadata.annotations ?? {};
     const sizeChanges = oldScale !== newScale;
     if (!sizeChanges && a[DESIRED_REPLICAS] === desired && a[MAX_REPLICAS] === max) return false;
-    const copy: StoredObject = {
+    const copy: ReplicaSet = {
       ...rs,
       metadata: { ...rs.metadata, annotations: { ...a, [DESIRED_REPLICAS]: desired, [MAX_REPLICAS]: max } },
-      spec: { ...(rs.spec as Obj), replicas: newScale },
+      spec: { ...rs.spec!, replicas: newScale },
     };
     this.replace(writeObj(this.sim, GVR.replicasets, copy));
     if (sizeChanges) {
@@ -217,7 +216,7 @@ export class DeploymentReplicaSets {
   }
 
   /** Writes the status, leaving out zero counts. */
-  protected write(status: Obj): void {
+  protected write(status: DeploymentStatus): void {
     omitZero(status, STATUS_COUNTS);
     this.d = writeStatus(this.sim, GVR.deployments, this.d, status);
   }

@@ -5,8 +5,10 @@
  * ReplicaSet. Kept apart from the controller because these are the pieces
  * `kubectl rollout history/undo` reads back, and they must match kube exactly.
  */
-import { deepCopy, semanticEqual, type LabelSelector, type StoredObject } from '#kube-core';
-import { type Obj } from './sim.js';
+import { deepCopy, semanticEqual, type StoredObject } from '#kube-core';
+import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import type { DeploymentSpec } from './deployment-rollout.js';
+import type { Deployment, ReplicaSet } from './sim.js';
 import { parseTime } from './values.js';
 import { controllerRef } from './ownership.js';
 
@@ -35,22 +37,22 @@ export const byCreation = (a: StoredObject, b: StoredObject) =>
   created(a) - created(b) || String(a.metadata.name).localeCompare(String(b.metadata.name));
 
 /** EqualIgnoreHash: the templates are the same apart from the pod-template-hash label. */
-export function equalIgnoreHash(a: unknown, b: unknown): boolean {
-  const strip = (t: unknown) => {
-    const template = (t ?? {}) as Obj;
+export function equalIgnoreHash(a: IPodTemplateSpec | undefined, b: IPodTemplateSpec | undefined): boolean {
+  const strip = (t: IPodTemplateSpec | undefined) => {
+    const template = t ?? {};
     if (!template.metadata?.labels || !(HASH_LABEL in template.metadata.labels)) return template;
-    const { [HASH_LABEL]: _hash, ...labels } = template.metadata.labels as Record<string, string>;
+    const { [HASH_LABEL]: _hash, ...labels } = template.metadata.labels;
     return { ...template, metadata: { ...template.metadata, labels } };
   };
   return semanticEqual(strip(a), strip(b));
 }
 
 /** The new ReplicaSet for the deployment's template under `hash` (replicas and annotations are set by the caller). */
-export function buildReplicaSet(d: StoredObject, spec: Obj, hash: string): StoredObject {
-  const template = deepCopy((spec.template ?? {}) as Obj);
+export function buildReplicaSet(d: Deployment, spec: DeploymentSpec, hash: string): ReplicaSet {
+  const template: IPodTemplateSpec = deepCopy(spec.template ?? {});
   template.metadata ??= {};
   template.metadata.labels = { ...(template.metadata.labels ?? {}), [HASH_LABEL]: hash };
-  const selector = deepCopy((spec.selector ?? {}) as LabelSelector);
+  const selector = deepCopy(spec.selector ?? {});
   selector.matchLabels = { ...(selector.matchLabels ?? {}), [HASH_LABEL]: hash };
   return {
     apiVersion: 'apps/v1',

@@ -4,45 +4,50 @@
  * ReplicaSet may grow) and of proportional scaling. Pure functions of the
  * deployment spec and the ReplicaSets, so the controller only applies results.
  */
-import { type StoredObject } from '#kube-core';
+import type { IDeploymentSpec } from 'kubernetes-models/apps/v1/DeploymentSpec';
 import { MAX_REPLICAS, byCreation } from './deployment-revisions.js';
-import { type Obj } from './sim.js';
+import type { Deployment, ReplicaSet } from './sim.js';
 import { scaledValue } from './values.js';
 
-export const replicasOf = (obj: StoredObject | undefined) =>
-  ((obj?.spec as Obj | undefined)?.replicas as number) ?? 0;
-export const statusNum = (obj: StoredObject | undefined, key: string) =>
-  ((obj?.status as Obj | undefined)?.[key] as number | undefined) ?? 0;
-export const sum = (list: StoredObject[], f: (o: StoredObject) => number) =>
-  list.reduce((n, o) => n + f(o), 0);
+/** A Deployment's spec as the sync reads it (`{}` when it has none). */
+export type DeploymentSpec = Partial<IDeploymentSpec>;
+
+export const replicasOf = (obj: ReplicaSet | undefined) => obj?.spec?.replicas ?? 0;
+/** A replica count of a ReplicaSet's or a Deployment's status, 0 when absent. */
+export const statusNum = (
+  obj: ReplicaSet | Deployment | undefined,
+  key: 'replicas' | 'availableReplicas' | 'readyReplicas' | 'observedGeneration',
+) => obj?.status?.[key] ?? 0;
+export const sum = <T>(list: T[], f: (o: T) => number) => list.reduce((n, o) => n + f(o), 0);
 
 /** spec.replicas, defaulting to one. */
-export const desiredReplicas = (spec: Obj): number => (spec.replicas as number | undefined) ?? 1;
+export const desiredReplicas = (spec: DeploymentSpec): number => spec.replicas ?? 1;
 
-export const isRolling = (spec: Obj): boolean => (spec.strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
+export const isRolling = (spec: DeploymentSpec): boolean =>
+  (spec.strategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
 
 /** ResolveFenceposts: maxSurge rounds up, maxUnavailable down, and both zero means one unavailable. */
-function fenceposts(spec: Obj): { surge: number; unavailable: number } {
+function fenceposts(spec: DeploymentSpec): { surge: number; unavailable: number } {
   const replicas = desiredReplicas(spec);
-  const r = (spec.strategy?.rollingUpdate ?? {}) as Obj;
+  const r = spec.strategy?.rollingUpdate ?? {};
   const surge = scaledValue(r.maxSurge ?? '25%', replicas, true);
   let unavailable = scaledValue(r.maxUnavailable ?? '25%', replicas, false);
   if (surge === 0 && unavailable === 0) unavailable = 1;
   return { surge, unavailable };
 }
 
-export function maxSurge(spec: Obj): number {
+export function maxSurge(spec: DeploymentSpec): number {
   return isRolling(spec) ? fenceposts(spec).surge : 0;
 }
 
-export function maxUnavailable(spec: Obj): number {
+export function maxUnavailable(spec: DeploymentSpec): number {
   const replicas = desiredReplicas(spec);
   if (!isRolling(spec) || replicas === 0) return 0;
   return Math.min(fenceposts(spec).unavailable, replicas);
 }
 
 /** NewRSNewReplicas: how far the new ReplicaSet may grow right now. */
-export function newRSNewReplicas(spec: Obj, all: StoredObject[], newRS: StoredObject): number {
+export function newRSNewReplicas(spec: DeploymentSpec, all: ReplicaSet[], newRS: ReplicaSet): number {
   const replicas = desiredReplicas(spec);
   if (!isRolling(spec)) return replicas;
   const current = sum(all, replicasOf);
@@ -57,10 +62,10 @@ export function newRSNewReplicas(spec: Obj, all: StoredObject[], newRS: StoredOb
  * to be scaled. `deploymentReplicas` is status.replicas, used when a ReplicaSet lacks max-replicas.
  */
 export function proportionalSizes(
-  spec: Obj,
-  active: StoredObject[],
+  spec: DeploymentSpec,
+  active: ReplicaSet[],
   deploymentReplicas: number,
-): Array<[StoredObject, number]> {
+): Array<[ReplicaSet, number]> {
   const replicas = desiredReplicas(spec);
   const allowed = replicas > 0 ? replicas + maxSurge(spec) : 0;
   const toAdd = allowed - sum(active, replicasOf);
@@ -69,7 +74,7 @@ export function proportionalSizes(
     if (size) return size;
     return toAdd > 0 ? byCreation(b, a) : byCreation(a, b);
   });
-  const sizes = new Map<StoredObject, number>();
+  const sizes = new Map<ReplicaSet, number>();
   let added = 0;
   for (const rs of ordered) {
     const p = toAdd !== 0 ? proportion(spec, rs, toAdd, added, deploymentReplicas) : 0;
@@ -84,8 +89,8 @@ export function proportionalSizes(
 }
 
 function proportion(
-  spec: Obj,
-  rs: StoredObject,
+  spec: DeploymentSpec,
+  rs: ReplicaSet,
   toAdd: number,
   added: number,
   deploymentReplicas: number,

@@ -5,9 +5,10 @@
  * `kubectl rollout status` match on them). No API calls happen here: the
  * controller passes in what it read and writes back what these return.
  */
-import { deepCopy, type StoredObject } from '#kube-core';
-import { replicasOf, statusNum, sum } from './deployment-rollout.js';
-import { type Obj } from './sim.js';
+import { deepCopy } from '#kube-core';
+import type { IDeploymentStatus } from 'kubernetes-models/apps/v1/DeploymentStatus';
+import { replicasOf, statusNum, sum, type DeploymentSpec } from './deployment-rollout.js';
+import type { Deployment, ReplicaSet } from './sim.js';
 import { findCondition, parseTime, timestamp, type Condition } from './values.js';
 
 // Condition reasons (pkg/controller/deployment/util).
@@ -19,8 +20,11 @@ const TIMED_OUT = 'ProgressDeadlineExceeded';
 const PAUSED = 'DeploymentPaused';
 const RESUMED = 'DeploymentResumed';
 
+/** A Deployment's status as the sync builds it. */
+export type DeploymentStatus = IDeploymentStatus;
+
 /** The status counts that are left out when zero. */
-export const STATUS_COUNTS = [
+export const STATUS_COUNTS: Array<keyof DeploymentStatus> = [
   'replicas',
   'updatedReplicas',
   'readyReplicas',
@@ -40,8 +44,8 @@ export function newCondition(
 }
 
 /** SetDeploymentCondition: no-op for the same status+reason; keeps lastTransitionTime for the same status; moves it last. */
-export function setCondition(status: Obj, condition: Condition): void {
-  const conditions = (status.conditions ?? []) as Condition[];
+export function setCondition(status: { conditions?: Condition[] }, condition: Condition): void {
+  const conditions = status.conditions ?? [];
   const current = findCondition(conditions, condition.type);
   if (current && current.status === condition.status && current.reason === condition.reason) return;
   if (current && current.status === condition.status)
@@ -49,20 +53,20 @@ export function setCondition(status: Obj, condition: Condition): void {
   status.conditions = [...conditions.filter((c) => c.type !== condition.type), condition];
 }
 
-function removeCondition(status: Obj, type: string): void {
-  const rest = ((status.conditions ?? []) as Condition[]).filter((c) => c.type !== type);
+function removeCondition(status: { conditions?: Condition[] }, type: string): void {
+  const rest = (status.conditions ?? []).filter((c) => c.type !== type);
   if (rest.length) status.conditions = rest;
   else delete status.conditions;
 }
 
 /** Whether progressDeadlineSeconds is set to something other than "never" (MaxInt32). */
-export function hasProgressDeadline(spec: Obj): boolean {
+export function hasProgressDeadline(spec: DeploymentSpec): boolean {
   const s = spec.progressDeadlineSeconds;
   return typeof s === 'number' && s !== 2147483647;
 }
 
 /** checkPausedConditions: Progressing becomes Unknown/DeploymentPaused (or DeploymentResumed). */
-export function checkPausedConditions(spec: Obj, work: Obj, now: () => number): void {
+export function checkPausedConditions(spec: DeploymentSpec, work: DeploymentStatus, now: () => number): void {
   if (!hasProgressDeadline(spec)) return;
   const cond = findCondition(work.conditions, 'Progressing');
   if (cond?.reason === TIMED_OUT) return;
@@ -76,15 +80,15 @@ export function checkPausedConditions(spec: Obj, work: Obj, now: () => number): 
 
 /** calculateStatus: counts from the ReplicaSets, and the Available condition. */
 export function calculateStatus(
-  d: StoredObject,
-  work: Obj,
-  all: StoredObject[],
-  newRS: StoredObject | undefined,
+  d: Deployment,
+  work: DeploymentStatus,
+  all: ReplicaSet[],
+  newRS: ReplicaSet | undefined,
   minAvailable: number,
   now: () => number,
-): Obj {
+): DeploymentStatus {
   const available = sum(all, (rs) => statusNum(rs, 'availableReplicas'));
-  const status: Obj = {
+  const status: DeploymentStatus = {
     observedGeneration: d.metadata.generation,
     replicas: sum(all, (rs) => statusNum(rs, 'replicas')),
     updatedReplicas: statusNum(newRS, 'replicas'),
@@ -105,7 +109,11 @@ export function calculateStatus(
   return status;
 }
 
-export function deploymentComplete(status: Obj, replicas: number, generation: number | undefined): boolean {
+export function deploymentComplete(
+  status: DeploymentStatus,
+  replicas: number,
+  generation: number | undefined,
+): boolean {
   return (
     (status.updatedReplicas ?? 0) === replicas &&
     (status.replicas ?? 0) === replicas &&
@@ -116,20 +124,20 @@ export function deploymentComplete(status: Obj, replicas: number, generation: nu
 
 /** What syncRolloutStatus needs besides the freshly calculated status. */
 export interface RolloutContext {
-  d: StoredObject;
-  spec: Obj;
+  d: Deployment;
+  spec: DeploymentSpec;
   /** The status as stored when the sync started. */
-  base: Obj;
+  base: DeploymentStatus;
   /** The status being built during the sync (its Progressing condition is the current one). */
-  work: Obj;
-  all: StoredObject[];
-  newRS?: StoredObject;
+  work: DeploymentStatus;
+  all: ReplicaSet[];
+  newRS?: ReplicaSet;
   replicas: number;
   now: number;
 }
 
 /** syncRolloutStatus's conditions: Progressing (progressed, progressing or timed out) and ReplicaFailure. */
-export function applyRolloutConditions(status: Obj, ctx: RolloutContext): void {
+export function applyRolloutConditions(status: DeploymentStatus, ctx: RolloutContext): void {
   const { d, spec, now } = ctx;
   const deadline = hasProgressDeadline(spec);
   if (!deadline) removeCondition(status, 'Progressing');
@@ -159,7 +167,7 @@ export function applyRolloutConditions(status: Obj, ctx: RolloutContext): void {
   }
   // Failure conditions of the ReplicaSets surface as ReplicaFailure on the deployment.
   const failure = ctx.all
-    .map((rs) => findCondition((rs.status as Obj | undefined)?.conditions, 'ReplicaFailure'))
+    .map((rs) => findCondition(rs.status?.conditions, 'ReplicaFailure'))
     .find((c) => c?.status === 'True');
   if (failure) {
     setCondition(
@@ -169,7 +177,7 @@ export function applyRolloutConditions(status: Obj, ctx: RolloutContext): void {
   } else removeCondition(status, 'ReplicaFailure');
 }
 
-function progressing(base: Obj, status: Obj): boolean {
+function progressing(base: DeploymentStatus, status: DeploymentStatus): boolean {
   const oldOld = (base.replicas ?? 0) - (base.updatedReplicas ?? 0);
   const newOld = (status.replicas ?? 0) - (status.updatedReplicas ?? 0);
   return (
@@ -180,7 +188,7 @@ function progressing(base: Obj, status: Obj): boolean {
   );
 }
 
-function timedOut(spec: Obj, status: Obj, now: number): boolean {
+function timedOut(spec: DeploymentSpec, status: DeploymentStatus, now: number): boolean {
   if (!hasProgressDeadline(spec)) return false;
   const cond = findCondition(status.conditions, 'Progressing');
   if (!cond) return false;
@@ -195,8 +203,8 @@ function timedOut(spec: Obj, status: Obj, now: number): boolean {
  * or undefined when nothing needs to wake up.
  */
 export function progressDeadlineWait(
-  spec: Obj,
-  status: Obj,
+  spec: DeploymentSpec,
+  status: DeploymentStatus,
   replicas: number,
   generation: number | undefined,
   now: number,

@@ -12,7 +12,7 @@
  * deployment-rollout.ts, the annotations in deployment-revisions.ts and the
  * status/conditions in deployment-status.ts.
  */
-import { controllerOf, type StoredObject } from '#kube-core';
+import { controllerOf } from '#kube-core';
 import { DESIRED_REPLICAS, byCreation } from './deployment-revisions.js';
 import { DeploymentReplicaSets } from './deployment-replicasets.js';
 import {
@@ -29,9 +29,10 @@ import {
   checkPausedConditions,
   deploymentComplete,
   progressDeadlineWait,
+  type DeploymentStatus,
 } from './deployment-status.js';
 import { isPodActive } from './pods.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { GVR, keyOf, type Pod, type ReplicaSet, type Sim } from './sim.js';
 import { getObj, listObjs } from './objects.js';
 import { claimInNamespace } from './ownership.js';
 
@@ -65,21 +66,21 @@ class DeploymentSync extends DeploymentReplicaSets {
 
   private rolloutRolling(): void {
     if (!this.newRS) this.resolveReplicaSets(true);
-    const newRS = this.newRS as StoredObject;
+    const newRS = this.newRS as ReplicaSet;
     if (this.reconcileNewReplicaSet(newRS)) return this.syncRolloutStatus();
     if (this.reconcileOldReplicaSets()) return this.syncRolloutStatus();
     if (this.deploymentComplete(this.base)) this.cleanup();
     this.syncRolloutStatus();
   }
 
-  private reconcileNewReplicaSet(newRS: StoredObject): boolean {
+  private reconcileNewReplicaSet(newRS: ReplicaSet): boolean {
     if (replicasOf(newRS) === this.replicas) return false;
     if (replicasOf(newRS) > this.replicas) return this.scaleReplicaSet(newRS, this.replicas);
     return this.scaleReplicaSet(newRS, newRSNewReplicas(this.spec, this.allRSs(), newRS));
   }
 
   private reconcileOldReplicaSets(): boolean {
-    const newRS = this.newRS as StoredObject;
+    const newRS = this.newRS as ReplicaSet;
     const activeOld = this.oldRSs.filter((rs) => replicasOf(rs) > 0);
     if (sum(activeOld, replicasOf) === 0) return false;
     const allPods = sum(this.allRSs(), replicasOf);
@@ -91,7 +92,7 @@ class DeploymentSync extends DeploymentReplicaSets {
     // cleanupUnhealthyReplicas: unavailable old pods go first, whatever the availability budget.
     for (const rs of [...activeOld].sort(byCreation)) {
       if (scaledDown >= maxScaledDown) break;
-      const live = this.oldRSs.find((r) => r.metadata.uid === rs.metadata.uid) as StoredObject;
+      const live = this.oldRSs.find((r) => r.metadata.uid === rs.metadata.uid) as ReplicaSet;
       const unhealthy = replicasOf(live) - statusNum(live, 'availableReplicas');
       if (replicasOf(live) === 0 || unhealthy <= 0) continue;
       const n = Math.min(maxScaledDown - scaledDown, unhealthy);
@@ -122,7 +123,7 @@ class DeploymentSync extends DeploymentReplicaSets {
     }
     if (scaledDown || this.oldPodsRunning()) return this.syncRolloutStatus();
     if (!this.newRS) this.resolveReplicaSets(true);
-    this.scaleReplicaSet(this.newRS as StoredObject, this.replicas);
+    this.scaleReplicaSet(this.newRS as ReplicaSet, this.replicas);
     if (this.deploymentComplete(this.base)) this.cleanup();
     this.syncRolloutStatus();
   }
@@ -131,7 +132,7 @@ class DeploymentSync extends DeploymentReplicaSets {
   private oldPodsRunning(): boolean {
     if (sum(this.oldRSs, (rs) => statusNum(rs, 'replicas')) > 0) return true;
     const oldUids = new Set(this.oldRSs.map((rs) => rs.metadata.uid));
-    const old = (p: StoredObject) => oldUids.has(controllerOf(p)?.uid) && isPodActive(p);
+    const old = (p: Pod) => oldUids.has(controllerOf(p)?.uid) && isPodActive(p);
     return listObjs(this.sim, GVR.pods, this.d.metadata.namespace as string, old).length > 0;
   }
 
@@ -157,7 +158,7 @@ class DeploymentSync extends DeploymentReplicaSets {
   private scale(): void {
     const all = this.allRSs();
     const active = all.filter((rs) => replicasOf(rs) > 0);
-    let activeOrLatest: StoredObject | undefined;
+    let activeOrLatest: ReplicaSet | undefined;
     if (active.length === 1) activeOrLatest = active[0];
     else if (active.length === 0) activeOrLatest = this.newRS ?? [...all].sort(byCreation).pop();
     if (activeOrLatest || active.length === 0) {
@@ -182,12 +183,12 @@ class DeploymentSync extends DeploymentReplicaSets {
 
   // ------------------------------------------------------------ status
 
-  private calculateStatus(): Obj {
+  private calculateStatus(): DeploymentStatus {
     const minAvailable = this.replicas - maxUnavailable(this.spec);
     return calculateStatus(this.d, this.work, this.allRSs(), this.newRS, minAvailable, () => this.sim.now());
   }
 
-  private deploymentComplete(status: Obj): boolean {
+  private deploymentComplete(status: DeploymentStatus): boolean {
     return deploymentComplete(status, this.replicas, this.d.metadata.generation);
   }
 
@@ -215,7 +216,7 @@ class DeploymentSync extends DeploymentReplicaSets {
   }
 
   /** requeueStuckDeployment: wake up when the progress deadline would pass. */
-  private requeueStuck(status: Obj, now: number): void {
+  private requeueStuck(status: DeploymentStatus, now: number): void {
     const wait = progressDeadlineWait(this.spec, status, this.replicas, this.d.metadata.generation, now);
     if (wait === undefined) return;
     const { namespace, name } = this.d.metadata;

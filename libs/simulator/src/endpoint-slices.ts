@@ -1,8 +1,10 @@
 /** The EndpointSlice controller's sync of one Service (see endpoints.ts). */
-import { stableStringify, type StoredObject } from '#kube-core';
+import { stableStringify } from '#kube-core';
+import type { IEndpoint } from 'kubernetes-models/discovery.k8s.io/v1/Endpoint';
+import type { IEndpointPort } from 'kubernetes-models/discovery.k8s.io/v1/EndpointPort';
 import { isPodReady } from './pods.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, served, writeObj } from './objects.js';
+import { GVR, keyOf, type EndpointSlice, type Pod, type Service, type Sim } from './sim.js';
+import { createObj, deleteObj, served, writeObj } from './objects.js';
 import {
   SERVICE,
   SLICE_SERVICE_NAME,
@@ -23,29 +25,29 @@ import {
   compareAddress,
   portOrder,
   serviceFamily,
+  type PortLike,
 } from './endpoints-shared.js';
 
-export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObject[]): void {
+type AddressType = EndpointSlice['addressType'];
+
+export function syncEndpointSlices(sim: Sim, svc: Service, pods: Pod[]): void {
   const namespace = svc.metadata.namespace as string;
   const name = svc.metadata.name as string;
-  const spec = (svc.spec ?? {}) as Obj;
+  const spec = svc.spec ?? {};
   const publishNotReady = spec.publishNotReadyAddresses === true;
-  const families = ((spec.ipFamilies as string[] | undefined) ?? []).filter(
-    (f) => f === 'IPv4' || f === 'IPv6',
-  );
-  const addressTypes: string[] = families.length ? families : [serviceFamily(svc)];
+  const families = (spec.ipFamilies ?? []).filter((f) => f === 'IPv4' || f === 'IPv6');
+  const addressTypes: AddressType[] = families.length ? families : [serviceFamily(svc)];
 
-  const existing = sim.api
-    .list(GVR.endpointslices, namespace, {
-      labelSelector: `${SLICE_SERVICE_NAME}=${name},${SLICE_MANAGED_BY}=${SLICE_CONTROLLER}`,
-    })
-    .filter((s) => !s.metadata.deletionTimestamp);
-  const ownedBy = (slice: StoredObject) =>
+  const selected = sim.api.list(GVR.endpointslices, namespace, {
+    labelSelector: `${SLICE_SERVICE_NAME}=${name},${SLICE_MANAGED_BY}=${SLICE_CONTROLLER}`,
+  }) as EndpointSlice[];
+  const existing = selected.filter((s) => !s.metadata.deletionTimestamp);
+  const ownedBy = (slice: EndpointSlice) =>
     (slice.metadata.ownerReferences ?? []).some(
       (o) => o.uid === svc.metadata.uid && o.kind === 'Service' && o.apiVersion === 'v1',
     );
-  const toCreate: StoredObject[] = [];
-  const toDelete = existing.filter((s) => !ownedBy(s) || !addressTypes.includes(s.addressType as string));
+  const toCreate: EndpointSlice[] = [];
+  const toDelete = existing.filter((s) => !ownedBy(s) || !addressTypes.includes(s.addressType));
 
   // Pods on a Node that does not exist are left out until it does (unless not-ready addresses are published).
   const nodesServed = served(sim, GVR.nodes);
@@ -72,7 +74,11 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     controller: true,
     blockOwnerDeletion: true,
   };
-  const newSlice = (addressType: string, ports: Obj[], endpoints: Obj[]): StoredObject => ({
+  const newSlice = (
+    addressType: AddressType,
+    ports: IEndpointPort[],
+    endpoints: IEndpoint[],
+  ): EndpointSlice => ({
     apiVersion: 'discovery.k8s.io/v1',
     kind: 'EndpointSlice',
     metadata: { generateName: `${name}-`, namespace, labels, ownerReferences: [owner] },
@@ -80,7 +86,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     endpoints,
     ports,
   });
-  const update = (slice: StoredObject, ports: Obj[], endpoints: Obj[]) => {
+  const update = (slice: EndpointSlice, ports: IEndpointPort[], endpoints: IEndpoint[]) => {
     if (
       same(slice.endpoints ?? [], endpoints) &&
       same(slice.ports ?? [], ports) &&
@@ -96,11 +102,11 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
   };
 
   for (const addressType of addressTypes) {
-    const groups = new Map<string, { ports: Obj[]; endpoints: Obj[] }>();
+    const groups = new Map<string, { ports: IEndpointPort[]; endpoints: IEndpoint[] }>();
     for (const pod of pods) {
       if (!shouldBeInEndpoints(pod, true)) continue;
       const ports = slicePorts(svc, pod);
-      const nodeName = (pod.spec as Obj | undefined)?.nodeName as string | undefined;
+      const nodeName = pod.spec?.nodeName;
       if (nodeName && !publishNotReady && !hasNode(nodeName)) {
         missingNode = true;
         continue;
@@ -110,7 +116,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
       const serving = isPodReady(pod);
       const terminating = Boolean(pod.metadata.deletionTimestamp);
       const hostname = hostnameFor(pod, svc);
-      const endpoint: Obj = {
+      const endpoint: IEndpoint = {
         addresses,
         conditions: { ready: publishNotReady || (serving && !terminating), serving, terminating },
         ...(hostname ? { hostname } : {}),
@@ -125,13 +131,11 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     const mine = existing
       .filter((s) => ownedBy(s) && s.addressType === addressType)
       .sort((a, b) => String(a.metadata.name).localeCompare(String(b.metadata.name)));
-    const sliceKey = (s: StoredObject) =>
+    const sliceKey = (s: EndpointSlice) =>
       stableStringify(
-        (norm((s.ports as Obj[] | undefined) ?? []) as Obj[]).sort((a, b) =>
-          portOrder(a).localeCompare(portOrder(b)),
-        ),
+        (norm(s.ports ?? []) as PortLike[]).sort((a, b) => portOrder(a).localeCompare(portOrder(b))),
       );
-    const used = new Set<StoredObject>();
+    const used = new Set<EndpointSlice>();
     for (const [key, group] of groups) {
       const endpoints = group.endpoints.sort((a, b) =>
         compareAddress(
@@ -154,10 +158,7 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     if (!groups.size) {
       // The placeholder: one empty slice, so that "no endpoints" is observable.
       const placeholder = mine.find(
-        (s) =>
-          !used.has(s) &&
-          !((s.endpoints as Obj[] | undefined) ?? []).length &&
-          !((s.ports as Obj[] | undefined) ?? []).length,
+        (s) => !used.has(s) && !(s.endpoints ?? []).length && !(s.ports ?? []).length,
       );
       if (placeholder) {
         used.add(placeholder);
@@ -175,18 +176,18 @@ export function syncEndpointSlices(sim: Sim, svc: StoredObject, pods: StoredObje
     if (replaced.addressType === slice.addressType && ownedBy(replaced)) {
       toCreate.pop();
       toDelete.splice(i, 1);
-      update(replaced, slice.ports as Obj[], slice.endpoints as Obj[]);
+      update(replaced, slice.ports as IEndpointPort[], slice.endpoints);
     } else i++;
   }
-  for (const slice of toCreate) sim.api.create(GVR.endpointslices, namespace, slice);
+  for (const slice of toCreate) createObj(sim, GVR.endpointslices, namespace, slice);
   for (const s of toDelete) deleteObj(sim, GVR.endpointslices, s);
   if (missingNode) sim.enqueue(keyOf(SERVICE, namespace, name), MISSING_NODE_RETRY_MS);
 }
 
 /** getEndpointPorts: every service port the pod serves (headless Services may have none). */
-function slicePorts(svc: StoredObject, pod: StoredObject): Obj[] {
-  const out: Obj[] = [];
-  for (const sp of ((svc.spec as Obj | undefined)?.ports as Obj[] | undefined) ?? []) {
+function slicePorts(svc: Service, pod: Pod): IEndpointPort[] {
+  const out: IEndpointPort[] = [];
+  for (const sp of svc.spec?.ports ?? []) {
     const port = findPort(pod, sp);
     if (port === undefined) continue;
     out.push({

@@ -15,10 +15,11 @@
  *   nothing is selected. Only when the server serves `endpointslices`.
  * Services without a selector are left alone (their endpoints are the user's).
  */
-import { deepCopy, type StoredObject } from '#kube-core';
+import { deepCopy } from '#kube-core';
+import type { IEndpointAddress } from 'kubernetes-models/v1/EndpointAddress';
 import { isPodReady } from './pods.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, listObjs, served, writeObj } from './objects.js';
+import { GVR, keyOf, type Pod, type Service, type Sim } from './sim.js';
+import { createObj, deleteObj, getObj, listObjs, served, writeObj } from './objects.js';
 import { syncEndpointSlices } from './endpoint-slices.js';
 import {
   SERVICE,
@@ -69,7 +70,7 @@ export class EndpointsController {
   constructor(private readonly sim: Sim) {}
 
   /** Indexes a Service (from an event or the initial list); returns the key to sync. */
-  serviceChanged(svc: StoredObject, deleted: boolean): string {
+  serviceChanged(svc: Service, deleted: boolean): string {
     const ns = svc.metadata.namespace ?? '';
     const name = svc.metadata.name as string;
     let byName = this.selectors.get(ns);
@@ -88,7 +89,7 @@ export class EndpointsController {
   }
 
   /** The Services a pod's change may affect. */
-  podChanged(pod: StoredObject, deleted: boolean): string[] {
+  podChanged(pod: Pod, deleted: boolean): string[] {
     const ns = pod.metadata.namespace ?? '';
     const name = pod.metadata.name as string;
     // Found by index, not by trying every Service of the namespace: those whose selector's first
@@ -140,7 +141,7 @@ export class EndpointsController {
     }
     this.serviceChanged(svc, false);
     const selector = selectorOf(svc);
-    const spec = (svc.spec ?? {}) as Obj;
+    const spec = svc.spec ?? {};
     if (spec.type === 'ExternalName' || !selector || svc.metadata.deletionTimestamp) {
       this.setMembers(namespace, name, undefined);
       return;
@@ -157,10 +158,10 @@ export class EndpointsController {
 
   /** The IP family whose addresses the Service gets (podToEndpointAddressForService). */
 
-  private syncEndpoints(svc: StoredObject, pods: StoredObject[]): void {
-    const spec = (svc.spec ?? {}) as Obj;
+  private syncEndpoints(svc: Service, pods: Pod[]): void {
+    const spec = svc.spec ?? {};
     const publishNotReady = spec.publishNotReadyAddresses === true;
-    const servicePorts = (spec.ports as Obj[] | undefined) ?? [];
+    const servicePorts = spec.ports ?? [];
     const entries: AddressEntry[] = [];
     for (const pod of pods) {
       if (!shouldBeInEndpoints(pod, publishNotReady)) continue;
@@ -168,10 +169,10 @@ export class EndpointsController {
       const ip = podIps(pod).find((a) => isIpv6(a) === wantV6);
       if (!ip) continue;
       const hostname = hostnameFor(pod, svc);
-      const address: Obj = {
+      const address: IEndpointAddress = {
         ip,
         ...(hostname ? { hostname } : {}),
-        nodeName: (pod.spec as Obj | undefined)?.nodeName ?? '',
+        nodeName: pod.spec?.nodeName ?? '',
         targetRef: targetRef(pod),
       };
       const ready = publishNotReady || isPodReady(pod);
@@ -204,7 +205,7 @@ export class EndpointsController {
     const name = svc.metadata.name as string;
     const current = getObj(this.sim, GVR.endpoints, namespace, name);
     if (!current) {
-      this.sim.api.create(GVR.endpoints, namespace, {
+      createObj(this.sim, GVR.endpoints, namespace, {
         apiVersion: 'v1',
         kind: 'Endpoints',
         metadata: { name, namespace, labels },

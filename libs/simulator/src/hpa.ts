@@ -20,9 +20,21 @@
  *   minReplicas once the scale-down window has passed; remove the annotation and
  *   the HPA stops changing replicas.
  */
-import { parseApiVersion, type GroupVersionResource, type StoredObject } from '#kube-core';
+import { parseApiVersion } from '#kube-core';
+import type { IHorizontalPodAutoscalerSpec } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscalerSpec';
+import type { IHorizontalPodAutoscalerStatus } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscalerStatus';
+import type { IMetricSpec } from 'kubernetes-models/autoscaling/v2/MetricSpec';
 import { SIM_PREFIX } from './options.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import {
+  GVR,
+  keyOf,
+  type Deployment,
+  type HorizontalPodAutoscaler,
+  type ReplicaSet,
+  type Resource,
+  type Sim,
+  type StatefulSet,
+} from './sim.js';
 import { getObj, writeObj, writeStatus } from './objects.js';
 import { findCondition, timestamp, type Condition } from './values.js';
 
@@ -33,19 +45,31 @@ const TOLERANCE = 0.1;
 /** The simulator memory holding each HPA's recent recommendations (for the stabilization windows). */
 export const HPA_HISTORY = 'hpa-recommendations';
 
-const TARGETS: Record<string, { gvr: GroupVersionResource; resource: string }> = {
+/** What an HPA may scale. */
+type Scalable = Deployment | ReplicaSet | StatefulSet;
+
+/** The status the HPA writes (its conditions as Condition, its metrics built per metric type). */
+interface HpaStatus {
+  currentReplicas?: number;
+  desiredReplicas: number;
+  lastScaleTime?: string;
+  currentMetrics?: object[];
+  conditions: Condition[];
+}
+
+const TARGETS: Record<string, { gvr: Resource<Scalable>; resource: string }> = {
   'apps/Deployment': { gvr: GVR.deployments, resource: 'deployments' },
   'apps/ReplicaSet': { gvr: GVR.replicasets, resource: 'replicasets' },
   'apps/StatefulSet': { gvr: GVR.statefulsets, resource: 'statefulsets' },
 };
 
 export function targetOf(
-  hpa: StoredObject,
-): { gvr: GroupVersionResource; resource: string; name: string } | undefined {
-  const ref = ((hpa.spec as Obj | undefined)?.scaleTargetRef ?? {}) as Obj;
+  hpa: HorizontalPodAutoscaler,
+): { gvr: Resource<Scalable>; resource: string; name: string } | undefined {
+  const ref: Partial<IHorizontalPodAutoscalerSpec['scaleTargetRef']> = hpa.spec?.scaleTargetRef ?? {};
   const { group } = parseApiVersion(String(ref.apiVersion ?? ''));
   const t = TARGETS[`${group}/${ref.kind}`];
-  return t && ref.name ? { ...t, name: ref.name as string } : undefined;
+  return t && ref.name ? { ...t, name: ref.name } : undefined;
 }
 
 /** Recommendations kept for the stabilization windows, per HPA uid. */
@@ -58,8 +82,8 @@ function cond(type: string, status: Condition['status'], reason: string, message
 export function reconcileHpa(sim: Sim, namespace: string, name: string): void {
   const hpa = getObj(sim, GVR.hpas, namespace, name);
   if (!hpa || hpa.metadata.deletionTimestamp) return;
-  const spec = (hpa.spec ?? {}) as Obj;
-  const old = (hpa.status ?? {}) as Obj;
+  const spec: Partial<IHorizontalPodAutoscalerSpec> = hpa.spec ?? {};
+  const old: Partial<IHorizontalPodAutoscalerStatus> = hpa.status ?? {};
   const now = sim.now();
   const ref = targetOf(hpa);
   const refText = `${spec.scaleTargetRef?.kind}/${spec.scaleTargetRef?.name}`;
@@ -88,12 +112,11 @@ export function reconcileHpa(sim: Sim, namespace: string, name: string): void {
     );
     return;
   }
-  const targetSpec = (target.spec ?? {}) as Obj;
-  const specReplicas = (targetSpec.replicas as number | undefined) ?? 1;
-  const current = ((target.status as Obj | undefined)?.replicas as number | undefined) ?? 0;
-  const minReplicas = (spec.minReplicas as number | undefined) ?? 1;
-  const maxReplicas = (spec.maxReplicas as number | undefined) ?? minReplicas;
-  const base: Obj = {
+  const specReplicas = target.spec?.replicas ?? 1;
+  const current = target.status?.replicas ?? 0;
+  const minReplicas = spec.minReplicas ?? 1;
+  const maxReplicas = spec.maxReplicas ?? minReplicas;
+  const base: Partial<HpaStatus> = {
     ...(old.lastScaleTime ? { lastScaleTime: old.lastScaleTime } : {}),
     ...(current ? { currentReplicas: current } : {}),
   };
@@ -128,15 +151,15 @@ export function reconcileHpa(sim: Sim, namespace: string, name: string): void {
   }
 
   const utilization = Number(hpa.metadata.annotations?.[UTILIZATION_ANNOTATION]);
-  const metrics = ((spec.metrics as Obj[] | undefined) ?? [
+  const metrics: IMetricSpec[] = spec.metrics ?? [
     { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } },
-  ]) as Obj[];
+  ];
   const usable = metrics.filter((m) => {
     const source =
       m.type === 'Resource' ? m.resource : m.type === 'ContainerResource' ? m.containerResource : undefined;
     return source?.target?.type === 'Utilization' && typeof source.target.averageUtilization === 'number';
   });
-  const firstName = (metrics[0]?.resource?.name ?? metrics[0]?.containerResource?.name ?? 'cpu') as string;
+  const firstName = metrics[0]?.resource?.name ?? metrics[0]?.containerResource?.name ?? 'cpu';
 
   if (!Number.isFinite(utilization) || utilization < 0 || !usable.length) {
     // What a real HPA reports without a metrics server; it does not touch replicas.
@@ -166,33 +189,33 @@ export function reconcileHpa(sim: Sim, namespace: string, name: string): void {
     utilization,
     usable,
     specReplicas,
-    ready: ((target.status as Obj | undefined)?.readyReplicas as number | undefined) ?? 0,
+    ready: target.status?.readyReplicas ?? 0,
     minReplicas,
     maxReplicas,
     now,
   });
   const currentMetrics = usable.map((m) => {
-    const source = m.type === 'Resource' ? m.resource : m.containerResource;
+    const source = (m.type === 'Resource' ? m.resource : m.containerResource)!;
     const key = m.type === 'Resource' ? 'resource' : 'containerResource';
     return {
       type: m.type,
       [key]: {
         name: source.name,
-        ...(source.container ? { container: source.container } : {}),
+        ...('container' in source && source.container ? { container: source.container } : {}),
         current: { averageUtilization: Math.round(utilization) },
       },
     };
   });
-  const metricName = (usable[0].resource ?? usable[0].containerResource).name as string;
+  const metricName = (usable[0].resource ?? usable[0].containerResource)!.name;
   let ableCondition = cond(
     'AbleToScale',
     'True',
     'ReadyForNewScale',
     'recommended size matches current size',
   );
-  let lastScaleTime = old.lastScaleTime as string | undefined;
+  let lastScaleTime = old.lastScaleTime;
   if (desired !== specReplicas) {
-    const copy = { ...target, spec: { ...targetSpec, replicas: desired } } as StoredObject;
+    const copy = { ...target, spec: { ...target.spec, replicas: desired } } as Scalable;
     writeObj(sim, ref.gvr, copy);
     lastScaleTime = timestamp(now);
     ableCondition = cond(
@@ -232,9 +255,15 @@ export function reconcileHpa(sim: Sim, namespace: string, name: string): void {
 }
 
 /** Writes the status, carrying lastTransitionTime over for conditions whose status did not change. */
-function write(sim: Sim, hpa: StoredObject, old: Obj, status: Obj, now: number): void {
-  status.conditions = (status.conditions as Condition[]).map((c) => {
-    const prev = findCondition(old.conditions as Condition[] | undefined, c.type);
+function write(
+  sim: Sim,
+  hpa: HorizontalPodAutoscaler,
+  old: Partial<IHorizontalPodAutoscalerStatus>,
+  status: HpaStatus,
+  now: number,
+): void {
+  status.conditions = status.conditions.map((c) => {
+    const prev = findCondition(old.conditions, c.type);
     return {
       ...c,
       lastTransitionTime: prev && prev.status === c.status ? prev.lastTransitionTime : timestamp(now),
@@ -245,7 +274,7 @@ function write(sim: Sim, hpa: StoredObject, old: Obj, status: Obj, now: number):
 
 interface RecommendArgs {
   utilization: number;
-  usable: Obj[];
+  usable: IMetricSpec[];
   specReplicas: number;
   ready: number;
   minReplicas: number;
@@ -260,8 +289,12 @@ interface RecommendArgs {
  * scale-up/scale-down windows, limited by the default scale-up rate
  * (max(2 × current, current + 4)) and by min/max.
  */
-function recommend(sim: Sim, hpa: StoredObject, a: RecommendArgs): { desired: number; limited: Condition } {
-  const spec = (hpa.spec ?? {}) as Obj;
+function recommend(
+  sim: Sim,
+  hpa: HorizontalPodAutoscaler,
+  a: RecommendArgs,
+): { desired: number; limited: Condition } {
+  const spec: Partial<IHorizontalPodAutoscalerSpec> = hpa.spec ?? {};
   const within = cond(
     'ScalingLimited',
     'False',
@@ -285,7 +318,7 @@ function recommend(sim: Sim, hpa: StoredObject, a: RecommendArgs): { desired: nu
   const basis = a.ready || a.specReplicas;
   let proposal = 0;
   for (const m of a.usable) {
-    const source = m.type === 'Resource' ? m.resource : m.containerResource;
+    const source = (m.type === 'Resource' ? m.resource : m.containerResource)!;
     const ratio = a.utilization / (source.target.averageUtilization as number);
     proposal = Math.max(
       proposal,
@@ -297,8 +330,8 @@ function recommend(sim: Sim, hpa: StoredObject, a: RecommendArgs): { desired: nu
   const recs = (history.get(uid) ?? []).filter((r) => a.now - r.at < 3_600_000);
   recs.push({ at: a.now, replicas: proposal });
   history.set(uid, recs);
-  const downWindow = (spec.behavior?.scaleDown?.stabilizationWindowSeconds as number | undefined) ?? 300;
-  const upWindow = (spec.behavior?.scaleUp?.stabilizationWindowSeconds as number | undefined) ?? 0;
+  const downWindow = spec.behavior?.scaleDown?.stabilizationWindowSeconds ?? 300;
+  const upWindow = spec.behavior?.scaleUp?.stabilizationWindowSeconds ?? 0;
   const inWindow = (seconds: number) =>
     recs.filter((r) => a.now - r.at <= seconds * 1000).map((r) => r.replicas);
   const upFloor = Math.min(...inWindow(upWindow), proposal);

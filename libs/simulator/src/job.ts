@@ -6,10 +6,12 @@
  * the TTL-after-finished controller. Finished jobs carry completionTime and the
  * SuccessCriteriaMet + Complete (or FailureTarget + Failed) conditions.
  */
-import { type StoredObject } from '#kube-core';
+import type { IJobSpec } from 'kubernetes-models/batch/v1/JobSpec';
+import type { IJobStatus } from 'kubernetes-models/batch/v1/JobStatus';
+import type { IEnvVar } from 'kubernetes-models/v1/EnvVar';
 import { isPodActive, isPodReady, phaseOf, podFromTemplate } from './pods.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, writeStatus } from './objects.js';
+import { GVR, keyOf, type Job, type Pod, type Sim } from './sim.js';
+import { createObj, deleteObj, getObj, writeStatus } from './objects.js';
 import { findCondition, parseTime, timestamp, type Condition } from './values.js';
 import { claimInNamespace } from './ownership.js';
 
@@ -20,8 +22,11 @@ const INDEX_KEY = 'batch.kubernetes.io/job-completion-index';
 const COMPLETIONS_REACHED = 'CompletionsReached';
 const COMPLETIONS_MESSAGE = 'Reached expected number of succeeded pods';
 
-export const isJobFinished = (job: StoredObject) =>
-  ((job.status as Obj | undefined)?.conditions as Condition[] | undefined)?.some(
+/** A Job's status as the controller writes it. */
+type JobStatus = Omit<IJobStatus, 'conditions'> & { conditions?: Condition[] };
+
+export const isJobFinished = (job: Job) =>
+  job.status?.conditions?.some(
     (c) => (c.type === 'Complete' || c.type === 'Failed') && c.status === 'True',
   ) ?? false;
 
@@ -48,7 +53,7 @@ export function formatIndexes(indexes: Set<number>): string {
   return parts.join(',');
 }
 
-const indexOf = (pod: StoredObject): number | undefined => {
+const indexOf = (pod: Pod): number | undefined => {
   const raw = pod.metadata.annotations?.[INDEX_KEY] ?? pod.metadata.labels?.[INDEX_KEY];
   return raw !== undefined && /^\d+$/.test(raw) ? Number(raw) : undefined;
 };
@@ -80,21 +85,22 @@ export function reconcileJob(sim: Sim, namespace: string, name: string): void {
   const now = sim.now();
   if (isJobFinished(job)) return ttlAfterFinished(sim, job, key, now);
   if (job.metadata.deletionTimestamp) return;
-  const spec = (job.spec ?? {}) as Obj;
-  const old = (job.status ?? {}) as Obj;
-  const status: Obj = { ...old };
-  let conditions = [...((old.conditions as Condition[] | undefined) ?? [])];
+  const spec: Partial<IJobSpec> = job.spec ?? {};
+  const old: JobStatus = job.status ?? {};
+  const status: JobStatus = { ...old };
+  let conditions = [...(old.conditions ?? [])];
   const pods = claimInNamespace(sim, GVR.pods, job);
   let active = pods.filter(isPodActive);
   const indexed = spec.completionMode === 'Indexed';
-  const completions = spec.completions as number | null | undefined;
-  const parallelism = (spec.parallelism as number | undefined) ?? 1;
-  const backoffLimit = (spec.backoffLimit as number | undefined) ?? 6;
+  // JSON may carry null for "unset".
+  const completions: number | null | undefined = spec.completions;
+  const parallelism = spec.parallelism ?? 1;
+  const backoffLimit = spec.backoffLimit ?? 6;
   const succeededPods = pods.filter((p) => phaseOf(p) === 'Succeeded');
   const failedPods = pods.filter((p) => phaseOf(p) === 'Failed');
   // Counts never go down when finished Pods are deleted (kube tracks them with finalizers).
-  const succeeded = Math.max((old.succeeded as number | undefined) ?? 0, succeededPods.length);
-  const failed = Math.max((old.failed as number | undefined) ?? 0, failedPods.length);
+  const succeeded = Math.max(old.succeeded ?? 0, succeededPods.length);
+  const failed = Math.max(old.failed ?? 0, failedPods.length);
   const completed = parseIndexes(old.completedIndexes);
   for (const p of succeededPods) {
     const i = indexOf(p);
@@ -103,18 +109,13 @@ export function reconcileJob(sim: Sim, namespace: string, name: string): void {
   }
   const done = indexed ? completed.size : succeeded;
   const restarts = active.reduce(
-    (n, p) =>
-      n +
-      (((p.status as Obj | undefined)?.containerStatuses as Obj[] | undefined) ?? []).reduce(
-        (m, c) => m + ((c.restartCount as number) ?? 0),
-        0,
-      ),
+    (n, p) => n + (p.status?.containerStatuses ?? []).reduce((m, c) => m + (c.restartCount ?? 0), 0),
     0,
   );
   const onFailure = spec.template?.spec?.restartPolicy === 'OnFailure';
   const suspended = spec.suspend === true;
   const startTime = parseTime(old.startTime);
-  const deadline = spec.activeDeadlineSeconds as number | undefined;
+  const deadline = spec.activeDeadlineSeconds;
 
   const deleteActive = () => {
     for (const pod of active) {
@@ -196,7 +197,7 @@ export function reconcileJob(sim: Sim, namespace: string, name: string): void {
         while (completed.has(index) || busy.has(index)) index++;
         busy.add(index);
       }
-      const pod = sim.api.create(GVR.pods, namespace, jobPod(job, index));
+      const pod = createObj(sim, GVR.pods, namespace, jobPod(job, index));
       active.push(pod);
       sim.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${pod.metadata.name}`, COMPONENT);
     }
@@ -204,7 +205,7 @@ export function reconcileJob(sim: Sim, namespace: string, name: string): void {
     if (deadline) sim.enqueue(key, begun + deadline * 1000 - now + 5);
   }
 
-  const next: Obj = {
+  const next: JobStatus = {
     ...(conditions.length ? { conditions } : {}),
     ...(status.startTime ? { startTime: status.startTime } : {}),
     ...(status.completionTime ? { completionTime: status.completionTime } : {}),
@@ -221,10 +222,10 @@ export function reconcileJob(sim: Sim, namespace: string, name: string): void {
 }
 
 /** The TTL-after-finished controller: deletes a finished job (and, in the foreground, its Pods) after the TTL. */
-function ttlAfterFinished(sim: Sim, job: StoredObject, key: string, now: number): void {
-  const ttl = (job.spec as Obj | undefined)?.ttlSecondsAfterFinished as number | undefined;
+function ttlAfterFinished(sim: Sim, job: Job, key: string, now: number): void {
+  const ttl: number | null | undefined = job.spec?.ttlSecondsAfterFinished;
   if (ttl === undefined || ttl === null || job.metadata.deletionTimestamp) return;
-  const status = (job.status ?? {}) as Obj;
+  const status = job.status ?? {};
   const finishedAt =
     parseTime(status.completionTime) ??
     parseTime(findCondition(status.conditions, 'Failed')?.lastTransitionTime) ??
@@ -235,7 +236,7 @@ function ttlAfterFinished(sim: Sim, job: StoredObject, key: string, now: number)
 }
 
 /** A Job's Pod: the template plus the labels kube-apiserver adds to Job templates, and the completion index. */
-function jobPod(job: StoredObject, index: number | undefined): StoredObject {
+function jobPod(job: Job, index: number | undefined): Pod {
   const name = job.metadata.name as string;
   const uid = job.metadata.uid as string;
   const labels: Record<string, string> = {
@@ -249,7 +250,7 @@ function jobPod(job: StoredObject, index: number | undefined): StoredObject {
     labels[INDEX_KEY] = String(index);
     annotations[INDEX_KEY] = String(index);
   }
-  const template = (job.spec as Obj).template as Obj;
+  const template = job.spec!.template;
   const pod = podFromTemplate(
     template,
     job,
@@ -258,15 +259,14 @@ function jobPod(job: StoredObject, index: number | undefined): StoredObject {
     annotations,
   );
   if (index !== undefined) {
-    const spec = pod.spec as Obj;
+    const spec = pod.spec!;
     spec.hostname ??= `${name}-${index}`;
-    const env = {
+    const env: IEnvVar = {
       name: 'JOB_COMPLETION_INDEX',
       valueFrom: { fieldRef: { fieldPath: `metadata.labels['${INDEX_KEY}']` } },
     };
-    for (const c of [...((spec.initContainers as Obj[]) ?? []), ...((spec.containers as Obj[]) ?? [])]) {
-      if (!((c.env as Obj[]) ?? []).some((e) => e.name === 'JOB_COMPLETION_INDEX'))
-        c.env = [...((c.env as Obj[]) ?? []), env];
+    for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) {
+      if (!(c.env ?? []).some((e) => e.name === 'JOB_COMPLETION_INDEX')) c.env = [...(c.env ?? []), env];
     }
   }
   return pod;

@@ -5,8 +5,10 @@
  * than inventing digests.
  */
 import { createHash } from 'node:crypto';
-import { type StoredObject } from '#kube-core';
-import type { Obj } from './sim.js';
+import type { IContainer } from 'kubernetes-models/v1/Container';
+import type { IContainerState } from 'kubernetes-models/v1/ContainerState';
+import type { IContainerStatus } from 'kubernetes-models/v1/ContainerStatus';
+import type { Pod } from './sim.js';
 
 /** Docker-style normalisation of an image reference, as container runtimes report it. */
 export function normalizeImage(image: string): string {
@@ -27,31 +29,31 @@ export function imageId(image: string): string {
   return `simulated://${normalizeImage(image)}`;
 }
 
-export function containersOf(pod: StoredObject): Obj[] {
-  return ((pod.spec as Obj).containers as Obj[]) ?? [];
+export function containersOf(pod: Pod): IContainer[] {
+  return pod.spec!.containers ?? [];
 }
 
-export function initContainersOf(pod: StoredObject): Obj[] {
-  return ((pod.spec as Obj).initContainers as Obj[]) ?? [];
+export function initContainersOf(pod: Pod): IContainer[] {
+  return pod.spec!.initContainers ?? [];
 }
 
-function containerId(pod: StoredObject, container: Obj, restarts: number): string {
+function containerId(pod: Pod, container: IContainer, restarts: number): string {
   return `simulated://${digest(`${pod.metadata.uid}/${container.name}/${restarts}`)}`;
 }
 
 /** One entry of containerStatuses / initContainerStatuses for the given state. */
 export function containerStatus(
-  pod: StoredObject,
-  c: Obj,
-  state: Obj,
+  pod: Pod,
+  c: IContainer,
+  state: IContainerState,
   extra: {
     ready?: boolean;
     started?: boolean;
     restartCount?: number;
-    lastState?: Obj;
+    lastState?: IContainerState;
     containerId?: string;
   } = {},
-): Obj {
+): IContainerStatus {
   const restartCount = extra.restartCount ?? 0;
   const running = Boolean(state.running || state.terminated);
   const image = String(c.image ?? '');

@@ -3,12 +3,11 @@
  * reasons are the real components' (tools key on them); the messages say the
  * work was simulated, so nothing claims an image pull or a running process.
  */
-import { type StoredObject } from '#kube-core';
 import { containersOf, initContainersOf } from './kubelet-containers.js';
-import type { Sim } from './sim.js';
+import type { Pod, Sim } from './sim.js';
 
 /** Scheduled, from default-scheduler, on the bound pod. */
-export function scheduledEvent(sim: Sim, bound: StoredObject, pod: StoredObject, nodeName: string): void {
+export function scheduledEvent(sim: Sim, bound: Pod, pod: Pod, nodeName: string): void {
   sim.event(
     bound,
     'Normal',
@@ -19,7 +18,7 @@ export function scheduledEvent(sim: Sim, bound: StoredObject, pod: StoredObject,
 }
 
 /** Pulled, Created and Started for every container once the pod runs. */
-export function startedEvents(sim: Sim, pod: StoredObject): void {
+export function startedEvents(sim: Sim, pod: Pod): void {
   for (const c of [...initContainersOf(pod), ...containersOf(pod)]) {
     // The reasons are the kubelet's (tools key on them); the messages must not claim a pull or a process.
     sim.event(
@@ -41,7 +40,7 @@ export function startedEvents(sim: Sim, pod: StoredObject): void {
 }
 
 /** BackOff when a container that exited is to be restarted. */
-export function backOffEvent(sim: Sim, pod: StoredObject, uid: string): void {
+export function backOffEvent(sim: Sim, pod: Pod, uid: string): void {
   const c = containersOf(pod)[0];
   sim.event(
     pod,

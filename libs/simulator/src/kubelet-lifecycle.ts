@@ -7,7 +7,7 @@
  */
 import { type StoredObject } from '#kube-core';
 import { SIM_PREFIX, type ResolvedOptions } from './options.js';
-import { type Obj } from './sim.js';
+import type { Pod } from './sim.js';
 import { parseTime } from './values.js';
 
 /** The per-pod knobs, as annotations on the Pod (or its template). */
@@ -45,8 +45,8 @@ export function exitCode(pod: StoredObject): number {
 }
 
 /** Containers of run-to-completion pods exit; others only when an exit code is simulated. */
-export function exits(pod: StoredObject): boolean {
-  const policy = (pod.spec as Obj).restartPolicy ?? 'Always';
+export function exits(pod: Pod): boolean {
+  const policy = pod.spec!.restartPolicy ?? 'Always';
   return policy !== 'Always' || pod.metadata.annotations?.[ANNOTATIONS.exitCode] !== undefined;
 }
 
@@ -57,9 +57,9 @@ export function backoff(opts: ResolvedOptions, restarts: number): number {
 }
 
 /** When the current state began, from the status (after a restart of the simulator). */
-export function stateStart(pod: StoredObject): number | undefined {
-  const status = (pod.status ?? {}) as Obj;
-  const main = ((status.containerStatuses as Obj[]) ?? [])[0];
+export function stateStart(pod: Pod): number | undefined {
+  const status = pod.status ?? {};
+  const main = (status.containerStatuses ?? [])[0];
   return (
     parseTime(main?.state?.running?.startedAt) ??
     parseTime(main?.lastState?.terminated?.finishedAt) ??

@@ -4,24 +4,29 @@
  * with the five standard conditions in the kubelet's order and messages.
  * Pure: each takes the pod and the time and returns the status to write.
  */
-import { deepCopy, type StoredObject } from '#kube-core';
+import { deepCopy } from '#kube-core';
+import type { IContainerStatus } from 'kubernetes-models/v1/ContainerStatus';
+import type { IPodStatus } from 'kubernetes-models/v1/PodStatus';
 import { containerStatus, containersOf, initContainersOf } from './kubelet-containers.js';
 import { ANNOTATIONS } from './kubelet-lifecycle.js';
 import { NODE_IP } from './node.js';
 import { conditionsOf } from './pods.js';
-import { type Obj } from './sim.js';
+import type { Pod } from './sim.js';
 import { findCondition, timestamp, type Condition } from './values.js';
 
+/** A Pod's status as the kubelet writes it (its conditions' lastProbeTime is null). */
+export type PodStatus = Omit<IPodStatus, 'conditions'> & { conditions?: Condition[] };
+
 /** The pod's status with the node's host IPs and a start time. */
-function baseStatus(pod: StoredObject, now: number): Obj {
-  const status = deepCopy((pod.status ?? {}) as Obj);
+function baseStatus(pod: Pod, now: number): PodStatus {
+  const status: PodStatus = deepCopy(pod.status ?? {});
   status.hostIP = NODE_IP;
   status.hostIPs = [{ ip: NODE_IP }];
   status.startTime ??= timestamp(now);
   return status;
 }
 
-export function pendingStatus(pod: StoredObject, now: number): Obj {
+export function pendingStatus(pod: Pod, now: number): PodStatus {
   const status = baseStatus(pod, now);
   status.phase = 'Pending';
   const inits = initContainersOf(pod);
@@ -55,7 +60,7 @@ export function pendingStatus(pod: StoredObject, now: number): Obj {
   return status;
 }
 
-export function runningStatus(pod: StoredObject, now: number, allocateIp: () => string): Obj {
+export function runningStatus(pod: Pod, now: number, allocateIp: () => string): PodStatus {
   const status = baseStatus(pod, now);
   const ready = pod.metadata.annotations?.[ANNOTATIONS.ready] !== 'false';
   status.phase = 'Running';
@@ -64,7 +69,7 @@ export function runningStatus(pod: StoredObject, now: number, allocateIp: () => 
     status.podIP = ip;
     status.podIPs = [{ ip }];
   }
-  const previous = ((status.containerStatuses as Obj[]) ?? []) as Obj[];
+  const previous: IContainerStatus[] = status.containerStatuses ?? [];
   const started = timestamp(now);
   const inits = initContainersOf(pod);
   if (inits.length) {
@@ -78,7 +83,7 @@ export function runningStatus(pod: StoredObject, now: number, allocateIp: () => 
   }
   status.containerStatuses = containersOf(pod).map((c) => {
     const prev = previous.find((p) => p.name === c.name);
-    const restartCount = (prev?.restartCount as number) ?? 0;
+    const restartCount = prev?.restartCount ?? 0;
     return containerStatus(
       pod,
       c,
@@ -91,9 +96,9 @@ export function runningStatus(pod: StoredObject, now: number, allocateIp: () => 
 }
 
 /** The status after the readiness probe's result changed, or undefined when it did not (or containers are not all running). */
-export function readinessChange(pod: StoredObject, now: number): Obj | undefined {
-  const status = (pod.status ?? {}) as Obj;
-  const statuses = (status.containerStatuses as Obj[] | undefined) ?? [];
+export function readinessChange(pod: Pod, now: number): PodStatus | undefined {
+  const status = pod.status ?? {};
+  const statuses = status.containerStatuses ?? [];
   if (!statuses.length || !statuses.every((c) => c.state?.running)) return undefined;
   const ready = pod.metadata.annotations?.[ANNOTATIONS.ready] !== 'false';
   if (
@@ -108,7 +113,7 @@ export function readinessChange(pod: StoredObject, now: number): Obj | undefined
 }
 
 /** The conditions of a pod whose containers all run: Ready and ContainersReady follow readiness. */
-function runningConditions(pod: StoredObject, ready: boolean, now: number): Condition[] {
+function runningConditions(pod: Pod, ready: boolean, now: number): Condition[] {
   const names = containersOf(pod)
     .map((c) => c.name)
     .join(' ');
@@ -131,16 +136,16 @@ function runningConditions(pod: StoredObject, ready: boolean, now: number): Cond
 }
 
 export function crashLoopStatus(
-  pod: StoredObject,
+  pod: Pod,
   now: number,
   code: number,
   backoffMs: (restarts: number) => number,
-): Obj {
+): PodStatus {
   const status = baseStatus(pod, now);
-  const previous = ((status.containerStatuses as Obj[]) ?? []) as Obj[];
+  const previous: IContainerStatus[] = status.containerStatuses ?? [];
   status.containerStatuses = containersOf(pod).map((c) => {
     const prev = previous.find((p) => p.name === c.name);
-    const restartCount = ((prev?.restartCount as number) ?? 0) + 1;
+    const restartCount = (prev?.restartCount ?? 0) + 1;
     const terminated = {
       exitCode: code,
       reason: code === 0 ? 'Completed' : 'Error',
@@ -174,10 +179,10 @@ export function crashLoopStatus(
   return status;
 }
 
-export function terminatedStatus(pod: StoredObject, now: number, code: number): Obj {
+export function terminatedStatus(pod: Pod, now: number, code: number): PodStatus {
   const status = baseStatus(pod, now);
   status.phase = code === 0 ? 'Succeeded' : 'Failed';
-  const previous = ((status.containerStatuses as Obj[]) ?? []) as Obj[];
+  const previous: IContainerStatus[] = status.containerStatuses ?? [];
   status.containerStatuses = containersOf(pod).map((c) => {
     const prev = previous.find((p) => p.name === c.name);
     const terminated = {
@@ -192,7 +197,7 @@ export function terminatedStatus(pod: StoredObject, now: number, code: number): 
       c,
       { terminated },
       {
-        restartCount: (prev?.restartCount as number) ?? 0,
+        restartCount: prev?.restartCount ?? 0,
         lastState: prev?.lastState ?? {},
         containerId: prev?.containerID,
       },

@@ -4,13 +4,18 @@
  * filter plugins decide for a single node), and binding it there or reporting
  * PodScheduled=False/Unschedulable with the scheduler's message.
  */
-import { deepCopy, type StoredObject } from '#kube-core';
+import { deepCopy } from '#kube-core';
+import type { INodeSelectorRequirement } from 'kubernetes-models/v1/NodeSelectorRequirement';
+import type { INodeSelectorTerm } from 'kubernetes-models/v1/NodeSelectorTerm';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import type { ITaint } from 'kubernetes-models/v1/Taint';
+import type { IToleration } from 'kubernetes-models/v1/Toleration';
 import { scheduledEvent } from './kubelet-events.js';
-import { mergeConditions } from './kubelet-pod-status.js';
+import { mergeConditions, type PodStatus } from './kubelet-pod-status.js';
 import { nodeLabels } from './node.js';
 import { conditionsOf } from './pods.js';
 import { SIMULATED_ANNOTATION } from './options.js';
-import { GVR, type Obj, type Sim } from './sim.js';
+import { GVR, type Node, type Pod, type Sim } from './sim.js';
 import { writeObj, writeStatus } from './objects.js';
 
 export interface NodeInfo {
@@ -22,12 +27,12 @@ export function simulatedNode(name: string): NodeInfo {
   return { name, labels: nodeLabels(name) };
 }
 
-function nodeSelectorTermMatches(term: Obj, node: NodeInfo): boolean {
-  const exprs = [...((term.matchExpressions as Obj[]) ?? [])];
-  const fields = (term.matchFields as Obj[]) ?? [];
+function nodeSelectorTermMatches(term: INodeSelectorTerm, node: NodeInfo): boolean {
+  const exprs = [...(term.matchExpressions ?? [])];
+  const fields = term.matchFields ?? [];
   if (!exprs.length && !fields.length) return false;
-  const check = (e: Obj, value: string | undefined) => {
-    const values = (e.values as string[]) ?? [];
+  const check = (e: INodeSelectorRequirement, value: string | undefined) => {
+    const values = e.values ?? [];
     switch (e.operator) {
       case 'In':
         return value !== undefined && values.includes(value);
@@ -46,24 +51,24 @@ function nodeSelectorTermMatches(term: Obj, node: NodeInfo): boolean {
     }
   };
   return (
-    exprs.every((e) => check(e, node.labels[e.key as string])) &&
+    exprs.every((e) => check(e, node.labels[e.key])) &&
     fields.every((e) => check(e, e.key === 'metadata.name' ? node.name : undefined))
   );
 }
 
 /** Whether the pod's nodeSelector and required node affinity admit the node. */
-export function fitsNode(podSpec: Obj, node: NodeInfo): boolean {
-  for (const [k, v] of Object.entries((podSpec.nodeSelector as Record<string, string>) ?? {})) {
+export function fitsNode(podSpec: Partial<IPodSpec>, node: NodeInfo): boolean {
+  for (const [k, v] of Object.entries(podSpec.nodeSelector ?? {})) {
     if (node.labels[k] !== v) return false;
   }
-  const terms = podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
-    ?.nodeSelectorTerms as Obj[] | undefined;
+  const terms =
+    podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms;
   if (terms && !terms.some((t) => nodeSelectorTermMatches(t, node))) return false;
   return true;
 }
 
 /** v1helper.TolerationsTolerateTaint for one taint. */
-function tolerates(tolerations: Obj[], taint: Obj): boolean {
+function tolerates(tolerations: IToleration[], taint: Omit<ITaint, 'value'> & { value?: string }): boolean {
   return tolerations.some((t) => {
     if (t.effect && t.effect !== taint.effect) return false;
     if (t.operator === 'Exists') return !t.key || t.key === taint.key;
@@ -76,18 +81,18 @@ function tolerates(tolerations: Obj[], taint: Obj): boolean {
  * apply to one node: NodeUnschedulable, TaintToleration, NodeAffinity), or undefined.
  */
 export function unschedulableReason(
-  podSpec: Obj,
+  podSpec: Partial<IPodSpec>,
   node: NodeInfo,
-  nodeObject?: StoredObject,
+  nodeObject?: Node,
 ): string | undefined {
-  const tolerations = (podSpec.tolerations as Obj[] | undefined) ?? [];
-  const nodeSpec = (nodeObject?.spec ?? {}) as Obj;
+  const tolerations = podSpec.tolerations ?? [];
+  const nodeSpec = nodeObject?.spec ?? {};
   if (
     nodeSpec.unschedulable === true &&
     !tolerates(tolerations, { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' })
   )
     return 'node(s) were unschedulable';
-  const taint = ((nodeSpec.taints as Obj[] | undefined) ?? []).find(
+  const taint = (nodeSpec.taints ?? []).find(
     (t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerates(tolerations, t),
   );
   if (taint) return `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`;
@@ -99,7 +104,7 @@ export function unschedulableReason(
  * The pod carrying `simulation.oam.dev/simulated: "true"` (it runs on the simulated node): a new
  * top level and metadata over the stored (frozen) rest, which the write shares instead of copying.
  */
-export function markSimulated(pod: StoredObject): StoredObject {
+export function markSimulated(pod: Pod): Pod {
   const annotations = { ...(pod.metadata.annotations ?? {}), [SIMULATED_ANNOTATION]: 'true' };
   return { ...pod, metadata: { ...pod.metadata, annotations } };
 }
@@ -107,15 +112,15 @@ export function markSimulated(pod: StoredObject): StoredObject {
 /** Binds the pod to the node when it fits (returning the bound pod), or records why not and returns undefined. */
 export function schedulePod(
   sim: Sim,
-  pod: StoredObject,
+  pod: Pod,
   node: NodeInfo,
-  nodeObject: StoredObject | undefined,
-): StoredObject | undefined {
-  const spec = pod.spec as Obj;
+  nodeObject: Node | undefined,
+): Pod | undefined {
+  const spec = pod.spec!;
   const why = unschedulableReason(spec, node, nodeObject);
   if (why) {
     const message = `0/1 nodes are available: 1 ${why}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.`;
-    const status = deepCopy((pod.status ?? {}) as Obj);
+    const status: PodStatus = deepCopy(pod.status ?? {});
     status.phase = 'Pending';
     status.conditions = mergeConditions(
       conditionsOf(pod),

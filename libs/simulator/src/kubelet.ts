@@ -24,7 +24,7 @@
  * statuses it writes in kubelet-pod-status.ts and kubelet-containers.ts, and
  * its events in kubelet-events.ts.
  */
-import { type StoredObject } from '#kube-core';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { backOffEvent, startedEvents } from './kubelet-events.js';
 import {
   backoff,
@@ -39,6 +39,7 @@ import { PodIps } from './kubelet-pod-ips.js';
 import {
   crashLoopStatus,
   pendingStatus,
+  type PodStatus,
   readinessChange,
   runningStatus,
   terminatedStatus,
@@ -46,7 +47,7 @@ import {
 import { markSimulated, schedulePod, simulatedNode, type NodeInfo } from './kubelet-scheduling.js';
 import { phaseOf } from './pods.js';
 import { SIMULATED_ANNOTATION } from './options.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import { GVR, keyOf, type Node, type Pod, type Sim } from './sim.js';
 import { getObj, writeObj, writeStatus } from './objects.js';
 
 export { imageId, normalizeImage } from './kubelet-containers.js';
@@ -74,40 +75,39 @@ export class Kubelet {
       : this.defaultNode;
   }
 
-  private nodeObject(): StoredObject | undefined {
-    return this.sim.api.get(GVR.nodes, undefined, this.defaultNode.name);
+  private nodeObject(): Node | undefined {
+    return getObj(this.sim, GVR.nodes, '', this.defaultNode.name);
   }
 
   /** Remembers the IPs of pods already running on the node (after a restart). */
-  adopt(pods: StoredObject[]): void {
+  adopt(pods: Pod[]): void {
     for (const p of pods) {
-      if ((p.spec as Obj | undefined)?.nodeName === this.node.name)
-        this.ips.reserve((p.status as Obj)?.podIP);
+      if (p.spec?.nodeName === this.node.name) this.ips.reserve(p.status?.podIP);
     }
   }
 
-  forget(pod: StoredObject): void {
+  forget(pod: Pod): void {
     this.memory.delete(pod.metadata.uid as string);
-    this.ips.release((pod.status as Obj | undefined)?.podIP);
+    this.ips.release(pod.status?.podIP);
   }
 
   reconcile(namespace: string, name: string): void {
     let pod = getObj(this.sim, GVR.pods, namespace, name);
     if (!pod || pod.metadata.deletionTimestamp) return;
-    const spec = (pod.spec ?? {}) as Obj;
+    const spec: Partial<IPodSpec> = pod.spec ?? {};
     if (!spec.nodeName) {
       if ((spec.schedulerName ?? 'default-scheduler') !== 'default-scheduler') return;
       const bound = this.schedule(pod);
       if (!bound) return;
       pod = bound;
     }
-    if ((pod.spec as Obj).nodeName !== this.node.name) return;
+    if (pod.spec!.nodeName !== this.node.name) return;
     // Pods bound elsewhere (DaemonSet pods, nodeName set by the user) get the mark on first sight.
     if (pod.metadata.annotations?.[SIMULATED_ANNOTATION] !== 'true')
       pod = writeObj(this.sim, GVR.pods, markSimulated(pod));
     const phase = phaseOf(pod);
     if (phase === 'Succeeded' || phase === 'Failed') return;
-    const status = (pod.status ?? {}) as Obj;
+    const status = pod.status ?? {};
     const now = this.sim.now();
     const uid = pod.metadata.uid as string;
     const key = keyOf(POD, namespace, name);
@@ -133,9 +133,9 @@ export class Kubelet {
     if (flipped) this.write(pod, flipped);
     // Containers that exit do so after the run duration; crash-looping ones come back after a back-off.
     if (!exits(pod)) return;
-    const main = ((status.containerStatuses as Obj[]) ?? [])[0];
+    const main = (status.containerStatuses ?? [])[0];
     if (main?.state?.waiting?.reason === 'CrashLoopBackOff') {
-      const wait = this.backoff(main.restartCount as number) - elapsed;
+      const wait = this.backoff(main.restartCount) - elapsed;
       if (wait > 0) return this.sim.enqueue(key, wait);
       mem.since = now;
       this.write(pod, this.runningStatus(pod, now));
@@ -152,18 +152,18 @@ export class Kubelet {
     }
     const restarted = crashLoopStatus(pod, now, code, (r) => this.backoff(r));
     this.write(pod, restarted);
-    const restarts = ((restarted.containerStatuses as Obj[])[0]?.restartCount as number) ?? 1;
+    const restarts = restarted.containerStatuses![0]?.restartCount ?? 1;
     backOffEvent(this.sim, pod, uid);
     this.sim.enqueue(key, this.backoff(restarts));
   }
 
   /** The scheduler's part: bind to the node when it fits, or report why not. */
-  private schedule(pod: StoredObject): StoredObject | undefined {
+  private schedule(pod: Pod): Pod | undefined {
     return schedulePod(this.sim, pod, this.node, this.nodeObject());
   }
 
   /** The Running status, with a pod IP from this node's range when the pod has none yet. */
-  private runningStatus(pod: StoredObject, now: number): Obj {
+  private runningStatus(pod: Pod, now: number): PodStatus {
     return runningStatus(pod, now, () => this.ips.allocate());
   }
 
@@ -171,7 +171,7 @@ export class Kubelet {
     return backoff(this.sim.opts, restarts);
   }
 
-  private write(pod: StoredObject, status: Obj): void {
+  private write(pod: Pod, status: PodStatus): void {
     writeStatus(this.sim, GVR.pods, pod, status);
   }
 }

@@ -9,7 +9,7 @@ import type { InProcessApi } from '#kube-server';
 import { EndpointsController } from './endpoints.js';
 import { reconcileNode } from './node.js';
 import { resolveOptions } from './options.js';
-import { type Obj, type Sim } from './sim.js';
+import type { Node, Sim } from './sim.js';
 
 class FakeApi implements InProcessApi {
   private readonly objects = new Map<string, StoredObject>();
@@ -101,7 +101,7 @@ describe('the simulated Node', () => {
   it('is registered Ready, kept, and recreated when deleted', () => {
     const { sim, api } = fakeSim();
     reconcileNode(sim, NODE);
-    const node = api.get(NODES, undefined, NODE) as StoredObject;
+    const node = api.get(NODES, undefined, NODE) as Node;
     expect(node.metadata.labels).toMatchObject({
       'kubernetes.io/hostname': NODE,
       'kubernetes.io/os': 'linux',
@@ -109,8 +109,8 @@ describe('the simulated Node', () => {
       'node.kubernetes.io/instance-type': 'simulated',
     });
     expect(node.metadata.annotations).toMatchObject({ 'simulation.oam.dev/simulated': 'true' });
-    const status = node.status as Obj;
-    expect(status.conditions.find((c: Obj) => c.type === 'Ready')).toMatchObject({
+    const status = node.status!;
+    expect(status.conditions!.find((c) => c.type === 'Ready')).toMatchObject({
       status: 'True',
       reason: 'KubeletReady',
     });

@@ -11,10 +11,11 @@
  * When the server does not serve `nodes` (yet), this logs once and does nothing.
  */
 import { cpus, totalmem } from 'node:os';
-import { deepCopy, jsonEqual, semanticEqual, type StoredObject } from '#kube-core';
+import { deepCopy, jsonEqual, semanticEqual } from '#kube-core';
+import type { INodeStatus } from 'kubernetes-models/v1/NodeStatus';
 import { SIMULATED_ANNOTATION } from './options.js';
-import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
-import { getObj, served, writeObj, writeStatus } from './objects.js';
+import { GVR, keyOf, statusCode, type Node, type Sim } from './sim.js';
+import { createObj, getObj, served, writeObj, writeStatus } from './objects.js';
 import { findCondition, timestamp, type Condition } from './values.js';
 
 export const NODE = 'node';
@@ -80,10 +81,10 @@ const CONDITIONS: Array<Pick<Condition, 'type' | 'status' | 'reason' | 'message'
 ];
 
 /** The status the simulated kubelet posts, keeping transition/heartbeat times while a condition holds. */
-export function nodeStatus(name: string, previous: Obj | undefined, now: number): Obj {
+export function nodeStatus(name: string, previous: INodeStatus | undefined, now: number): INodeStatus {
   const capacity = resources();
   const conditions = CONDITIONS.map((c) => {
-    const prev = findCondition(previous?.conditions as Condition[] | undefined, c.type);
+    const prev = findCondition(previous?.conditions, c.type);
     const same = prev && prev.status === c.status && prev.reason === c.reason;
     return {
       ...c,
@@ -115,7 +116,7 @@ export function nodeStatus(name: string, previous: Obj | undefined, now: number)
 }
 
 /** The Node as the simulated kubelet registers it (registerWithTaints etc. left out: none). */
-export function nodeObject(name: string, now: number): StoredObject {
+export function nodeObject(name: string, now: number): Node {
   return {
     apiVersion: 'v1',
     kind: 'Node',
@@ -140,7 +141,7 @@ export function reconcileNode(sim: Sim, name: string): void {
   let node = getObj(sim, GVR.nodes, '', name);
   if (!node) {
     try {
-      node = sim.api.create(GVR.nodes, undefined, nodeObject(name, now));
+      node = createObj(sim, GVR.nodes, undefined, nodeObject(name, now));
       sim.log({ level: 'info', msg: 'registered the simulated node', node: name });
       sim.event(node, 'Normal', 'NodeReady', `Node ${name} status is now: NodeReady`, 'kubelet');
     } catch (err) {
@@ -163,8 +164,8 @@ export function reconcileNode(sim: Sim, name: string): void {
     node = writeObj(sim, GVR.nodes, copy);
   }
   const status = {
-    ...((node.status ?? {}) as Obj),
-    ...nodeStatus(name, node.status as Obj | undefined, now),
+    ...node.status,
+    ...nodeStatus(name, node.status, now),
   };
   if (!semanticEqual(status, node.status ?? {})) writeStatus(sim, GVR.nodes, node, status);
 }

@@ -1,19 +1,19 @@
 /** Reading and writing objects through the in-process API, as the simulated controllers do. */
 import { jsonEqual, type GroupVersionResource, type StoredObject } from '#kube-core';
 import type { ListQuery } from '#kube-server';
-import { statusCode, type Obj, type Sim } from './sim.js';
+import { statusCode, type Resource, type Sim } from './sim.js';
 
 /**
  * The object as stored (frozen: the store shares it; a controller that changes it
  * copies it, or writes a new object).
  */
-export function getObj(
+export function getObj<T extends StoredObject>(
   sim: Sim,
-  gvr: GroupVersionResource,
+  gvr: Resource<T>,
   namespace: string,
   name: string,
-): StoredObject | undefined {
-  return sim.api.get(gvr, namespace || undefined, name);
+): T | undefined {
+  return sim.api.get(gvr, namespace || undefined, name) as T | undefined;
 }
 
 /**
@@ -21,14 +21,15 @@ export function getObj(
  * as `getObj`'s. `candidates` (a superset of what `keep` keeps) looks them up by
  * index instead of reading every object of the namespace.
  */
-export function listObjs(
+export function listObjs<T extends StoredObject>(
   sim: Sim,
-  gvr: GroupVersionResource,
+  gvr: Resource<T>,
   namespace: string,
-  keep?: (stored: StoredObject) => boolean,
+  keep?: (stored: T) => boolean,
   candidates?: ListQuery['candidates'],
-): StoredObject[] {
-  return sim.api.list(gvr, namespace || undefined, { where: keep, candidates });
+): T[] {
+  const where = keep as ((stored: StoredObject) => boolean) | undefined;
+  return sim.api.list(gvr, namespace || undefined, { where, candidates }) as T[];
 }
 
 /**
@@ -60,26 +61,20 @@ export function served(sim: Sim, gvr: GroupVersionResource): boolean {
   }
 }
 
-/** Writes the status through the status subresource, only when it changed; returns the stored object. */
-export function writeStatus(
-  sim: Sim,
-  gvr: GroupVersionResource,
-  obj: StoredObject,
-  status: Obj,
-): StoredObject {
+/**
+ * Writes the status through the status subresource, only when it changed; returns the stored
+ * object. The status is the kind's as the simulated controller builds it (a model's shape, give or
+ * take what kube writes and the models leave out, as a Pod condition's null lastProbeTime).
+ */
+export function writeStatus<T extends StoredObject>(sim: Sim, gvr: Resource<T>, obj: T, status: object): T {
   if (jsonEqual(obj.status ?? {}, status)) return obj;
-  return sim.api.update(
-    gvr,
-    obj.metadata.namespace,
-    obj.metadata.name as string,
-    { ...obj, status },
-    'status',
-  );
+  const { namespace, name } = obj.metadata;
+  return sim.api.update(gvr, namespace, name as string, { ...obj, status }, 'status') as T;
 }
 
 /** Writes the main resource (optimistic concurrency on the resourceVersion read). */
-export function writeObj(sim: Sim, gvr: GroupVersionResource, obj: StoredObject): StoredObject {
-  return sim.api.update(gvr, obj.metadata.namespace, obj.metadata.name as string, obj);
+export function writeObj<T extends StoredObject>(sim: Sim, gvr: Resource<T>, obj: T): T {
+  return sim.api.update(gvr, obj.metadata.namespace, obj.metadata.name as string, obj) as T;
 }
 
 /** Deletes, treating "already gone" as done. */
@@ -97,4 +92,14 @@ export function deleteObj(
   } catch (err) {
     if (statusCode(err) !== 404) throw err;
   }
+}
+
+/** Creates an object (the API's create, typed as the resource's objects). */
+export function createObj<T extends StoredObject>(
+  sim: Sim,
+  gvr: Resource<T>,
+  namespace: string | undefined,
+  obj: object,
+): T {
+  return sim.api.create(gvr, namespace, obj) as T;
 }

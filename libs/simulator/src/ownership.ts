@@ -5,7 +5,6 @@
 import {
   controllerOf,
   deepCopy,
-  type GroupVersionResource,
   type LabelSelector,
   labelSelectorMatches,
   type OwnerReference,
@@ -13,15 +12,18 @@ import {
   type StoredObject,
 } from '#kube-core';
 import { listObjs, writeObj } from './objects.js';
-import type { Obj, Sim } from './sim.js';
+import type { Resource, Sim } from './sim.js';
+
+/** An owner whose `spec.selector` picks its dependents (a workload, a Service's is a plain map). */
+export type Selecting = StoredObject & { spec?: { selector?: object } };
 
 /** The controller reference a simulated controller puts on what it creates or adopts. */
 export const controllerRef = (owner: StoredObject): OwnerReference =>
   ownerReferenceTo(owner, { controller: true, blockOwnerDeletion: true });
 
 /** Whether `claim` keeps `obj`: `owner` controls it, or it is an orphan `owner`'s selector may adopt. */
-export function claimable(owner: StoredObject): (obj: StoredObject) => boolean {
-  const selector = (owner.spec as Obj | undefined)?.selector as LabelSelector | undefined;
+export function claimable(owner: Selecting): (obj: StoredObject) => boolean {
+  const selector = owner.spec?.selector as LabelSelector | undefined;
   return (obj) => {
     const ref = controllerOf(obj);
     if (ref) return ref.uid === owner.metadata.uid;
@@ -35,14 +37,14 @@ export function claimable(owner: StoredObject): (obj: StoredObject) => boolean {
  * controls, plus orphans its selector matches, which it adopts by adding a
  * controller reference. Adoption is skipped while the owner is being deleted.
  */
-export function claim(
+export function claim<T extends StoredObject>(
   sim: Sim,
-  gvr: GroupVersionResource,
-  owner: StoredObject,
-  candidates: StoredObject[],
-): StoredObject[] {
+  gvr: Resource<T>,
+  owner: Selecting,
+  candidates: T[],
+): T[] {
   const mayClaim = claimable(owner);
-  const owned: StoredObject[] = [];
+  const owned: T[] = [];
   for (const obj of candidates) {
     if (!mayClaim(obj)) continue;
     if (controllerOf(obj)) {
@@ -57,7 +59,7 @@ export function claim(
 }
 
 /** `claim` over the owner's namespace, copying only what it may claim (found by index: its dependents and orphans). */
-export function claimInNamespace(sim: Sim, gvr: GroupVersionResource, owner: StoredObject): StoredObject[] {
+export function claimInNamespace<T extends StoredObject>(sim: Sim, gvr: Resource<T>, owner: Selecting): T[] {
   const candidates = { ownerUid: owner.metadata.uid as string };
   return claim(
     sim,

@@ -1,25 +1,27 @@
 /** Pod helpers shared by the simulated controllers (pkg/controller/controller_utils.go, pkg/api/v1/pod). */
 import { deepCopy, type StoredObject } from '#kube-core';
-import { type Obj } from './sim.js';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
+import type { Pod } from './sim.js';
 import { findCondition, parseTime, type Condition } from './values.js';
 import { controllerRef } from './ownership.js';
 
-export const phaseOf = (pod: StoredObject) =>
-  ((pod.status as Obj | undefined)?.phase as string | undefined) ?? 'Pending';
-export const conditionsOf = (obj: StoredObject) =>
-  (obj.status as Obj | undefined)?.conditions as Condition[] | undefined;
+export const phaseOf = (pod: Pod): string => pod.status?.phase ?? 'Pending';
+/** The conditions of an object's status (a Pod's, a workload's, ...). */
+export const conditionsOf = (obj: { status?: { conditions?: object[] } }) =>
+  obj.status?.conditions as Condition[] | undefined;
 
 /** controller.IsPodActive: not finished and not being deleted. */
-export const isPodActive = (pod: StoredObject) =>
+export const isPodActive = (pod: Pod) =>
   phaseOf(pod) !== 'Succeeded' && phaseOf(pod) !== 'Failed' && !pod.metadata.deletionTimestamp;
 
-export const isPodReady = (pod: StoredObject) => findCondition(conditionsOf(pod), 'Ready')?.status === 'True';
+export const isPodReady = (pod: Pod) => findCondition(conditionsOf(pod), 'Ready')?.status === 'True';
 
-export const readySince = (pod: StoredObject) =>
+export const readySince = (pod: Pod) =>
   parseTime(findCondition(conditionsOf(pod), 'Ready')?.lastTransitionTime);
 
 /** podutil.IsPodAvailable: ready for at least minReadySeconds. */
-export function isPodAvailable(pod: StoredObject, minReadySeconds: number, now: number): boolean {
+export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
   if (!isPodReady(pod)) return false;
   if (!minReadySeconds) return true;
   const since = readySince(pod);
@@ -27,7 +29,7 @@ export function isPodAvailable(pod: StoredObject, minReadySeconds: number, now: 
 }
 
 /** Milliseconds until a ready pod becomes available (undefined when it is or cannot). */
-export function untilAvailable(pod: StoredObject, minReadySeconds: number, now: number): number | undefined {
+export function untilAvailable(pod: Pod, minReadySeconds: number, now: number): number | undefined {
   if (!minReadySeconds || !isPodReady(pod)) return undefined;
   const since = readySince(pod);
   if (since === undefined) return undefined;
@@ -37,14 +39,14 @@ export function untilAvailable(pod: StoredObject, minReadySeconds: number, now: 
 
 /** controller.GetPodFromTemplate: labels, annotations and finalizers from the template, a controller reference. */
 export function podFromTemplate(
-  template: Obj | undefined,
+  template: IPodTemplateSpec | undefined,
   owner: StoredObject,
   naming: { name?: string; generateName?: string },
   extraLabels: Record<string, string> = {},
   extraAnnotations: Record<string, string> = {},
-): StoredObject {
+): Pod {
   const t = deepCopy(template ?? {});
-  const meta = (t.metadata ?? {}) as Obj;
+  const meta = t.metadata ?? {};
   const labels = { ...(meta.labels ?? {}), ...extraLabels };
   const annotations = { ...(meta.annotations ?? {}), ...extraAnnotations };
   return {
@@ -58,26 +60,24 @@ export function podFromTemplate(
       ...(meta.finalizers?.length ? { finalizers: meta.finalizers } : {}),
       ownerReferences: [controllerRef(owner)],
     },
-    spec: t.spec ?? {},
+    // A template without a spec makes a Pod without one, which the API server refuses.
+    spec: t.spec ?? ({} as IPodSpec),
   };
 }
 
 const PHASE_RANK: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
-const restarts = (pod: StoredObject) =>
-  (((pod.status as Obj | undefined)?.containerStatuses as Obj[] | undefined) ?? []).reduce(
-    (n, c) => n + ((c.restartCount as number) ?? 0),
-    0,
-  );
-const deletionCost = (pod: StoredObject) =>
+const restarts = (pod: Pod) =>
+  (pod.status?.containerStatuses ?? []).reduce((n, c) => n + (c.restartCount ?? 0), 0);
+const deletionCost = (pod: Pod) =>
   Number(pod.metadata.annotations?.['controller.kubernetes.io/pod-deletion-cost'] ?? 0) || 0;
 
 /** controller.ActivePods ordering: the pods to delete first sort first. */
-export function comparePodsForDeletion(a: StoredObject, b: StoredObject): number {
-  const assigned = (p: StoredObject) => ((p.spec as Obj | undefined)?.nodeName ? 1 : 0);
+export function comparePodsForDeletion(a: Pod, b: Pod): number {
+  const assigned = (p: Pod) => (p.spec?.nodeName ? 1 : 0);
   if (assigned(a) !== assigned(b)) return assigned(a) - assigned(b);
-  const phase = (p: StoredObject) => PHASE_RANK[phaseOf(p)] ?? 1;
+  const phase = (p: Pod) => PHASE_RANK[phaseOf(p)] ?? 1;
   if (phase(a) !== phase(b)) return phase(a) - phase(b);
-  const ready = (p: StoredObject) => (isPodReady(p) ? 1 : 0);
+  const ready = (p: Pod) => (isPodReady(p) ? 1 : 0);
   if (ready(a) !== ready(b)) return ready(a) - ready(b);
   if (deletionCost(a) !== deletionCost(b)) return deletionCost(a) - deletionCost(b);
   if (ready(a) && ready(b)) {

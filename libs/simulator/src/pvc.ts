@@ -4,7 +4,8 @@
  * reports phase Bound with its access modes and the requested capacity.
  * (No PersistentVolume objects: this server does not serve them.)
  */
-import { GVR, type Obj, type Sim } from './sim.js';
+import type { IPersistentVolumeClaimSpec } from 'kubernetes-models/v1/PersistentVolumeClaimSpec';
+import { GVR, type Sim } from './sim.js';
 import { getObj, writeObj, writeStatus } from './objects.js';
 import { deepCopy } from '#kube-core';
 
@@ -14,11 +15,11 @@ const COMPONENT = 'persistentvolume-controller';
 export function reconcileClaim(sim: Sim, namespace: string, name: string): void {
   let claim = getObj(sim, GVR.pvcs, namespace, name);
   if (!claim || claim.metadata.deletionTimestamp) return;
-  const spec = (claim.spec ?? {}) as Obj;
-  if ((claim.status as Obj | undefined)?.phase === 'Bound') return;
+  const spec: IPersistentVolumeClaimSpec = claim.spec ?? {};
+  if (claim.status?.phase === 'Bound') return;
   if (!spec.volumeName) {
     const copy = deepCopy(claim);
-    (copy.spec as Obj).volumeName = `pvc-${claim.metadata.uid}`;
+    copy.spec!.volumeName = `pvc-${claim.metadata.uid}`;
     copy.metadata.annotations = {
       ...(copy.metadata.annotations ?? {}),
       'pv.kubernetes.io/bind-completed': 'yes',

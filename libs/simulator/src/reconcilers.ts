@@ -11,10 +11,11 @@ import { HPA, reconcileHpa } from './hpa.js';
 import { JOB, reconcileJob } from './job.js';
 import { POD, type Kubelet } from './kubelet.js';
 import { NODE, reconcileNode } from './node.js';
-import { controllerOf, labelSelectorMatches, type LabelSelector } from '#kube-core';
+import { controllerOf, labelSelectorMatches, type LabelSelector, type StoredObject } from '#kube-core';
 import { PVC, reconcileClaim } from './pvc.js';
 import { REPLICASET, reconcileReplicaSet } from './replicaset.js';
-import { GVR, keyOf, type Obj, type Sim } from './sim.js';
+import type { Selecting } from './ownership.js';
+import { GVR, keyOf, type Pod, type Resource, type Sim } from './sim.js';
 import { STATEFULSET, reconcileStatefulSet } from './statefulset.js';
 
 /** Keys of orphans that may need adopting: the owners whose selector matches get queued. */
@@ -46,8 +47,8 @@ export function reconcilers(
     // The Node changed (labels, cordon, taints): pending pods get another scheduling attempt,
     // DaemonSets re-check whether they should run there.
     [NODE_CHANGED]: () => {
-      for (const pod of sim.api.list(GVR.pods)) {
-        if (!(pod.spec as Obj | undefined)?.nodeName)
+      for (const pod of sim.api.list(GVR.pods) as Pod[]) {
+        if (!pod.spec?.nodeName)
           sim.enqueue(keyOf(POD, pod.metadata.namespace ?? '', pod.metadata.name as string));
       }
       for (const ds of sim.api.list(GVR.daemonsets))
@@ -69,14 +70,14 @@ function wakeSelectingOwners(
   sim: Sim,
   namespace: string,
   name: string,
-  gvr: (typeof GVR)[keyof typeof GVR],
-  owners: Array<[(typeof GVR)[keyof typeof GVR], string]>,
+  gvr: Resource<StoredObject>,
+  owners: Array<[Resource<Selecting>, string]>,
 ): void {
   const orphan = sim.api.get(gvr, namespace, name);
   if (!orphan || controllerOf(orphan) || orphan.metadata.deletionTimestamp) return;
   for (const [ownerGvr, kind] of owners) {
-    for (const owner of sim.api.list(ownerGvr, namespace)) {
-      const selector = (owner.spec as Obj | undefined)?.selector as LabelSelector | undefined;
+    for (const owner of sim.api.list(ownerGvr, namespace) as Selecting[]) {
+      const selector = owner.spec?.selector as LabelSelector | undefined;
       if (labelSelectorMatches(selector, orphan.metadata.labels))
         sim.enqueue(keyOf(kind, namespace, owner.metadata.name as string));
     }

@@ -13,8 +13,10 @@ import {
   podFromTemplate,
   untilAvailable,
 } from './pods.js';
-import { GVR, errorMessage, keyOf, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, writeStatus } from './objects.js';
+import type { IReplicaSetSpec } from 'kubernetes-models/apps/v1/ReplicaSetSpec';
+import type { IReplicaSetStatus } from 'kubernetes-models/apps/v1/ReplicaSetStatus';
+import { GVR, errorMessage, keyOf, type Sim } from './sim.js';
+import { createObj, deleteObj, getObj, writeStatus } from './objects.js';
 import { omitZero, timestamp, type Condition } from './values.js';
 import { labelSelectorMatches } from '#kube-core';
 import { claimInNamespace } from './ownership.js';
@@ -25,18 +27,19 @@ const COMPONENT = 'replicaset-controller';
 export function reconcileReplicaSet(sim: Sim, namespace: string, name: string): void {
   const rs = getObj(sim, GVR.replicasets, namespace, name);
   if (!rs) return;
-  const spec = (rs.spec ?? {}) as Obj;
+  const spec: Partial<IReplicaSetSpec> = rs.spec ?? {};
   const pods = claimInNamespace(sim, GVR.pods, rs);
   let active = pods.filter(isPodActive);
   let failure: { message: string; err: unknown } | undefined;
 
   if (!rs.metadata.deletionTimestamp) {
-    const want = (spec.replicas as number | undefined) ?? 1;
+    const want = spec.replicas ?? 1;
     const diff = active.length - want;
     if (diff < 0) {
       for (let i = 0; i < -diff; i++) {
         try {
-          const pod = sim.api.create(
+          const pod = createObj(
+            sim,
             GVR.pods,
             namespace,
             podFromTemplate(spec.template, rs, { generateName: `${name}-` }),
@@ -60,12 +63,9 @@ export function reconcileReplicaSet(sim: Sim, namespace: string, name: string): 
   }
 
   const now = sim.now();
-  const minReadySeconds = (spec.minReadySeconds as number | undefined) ?? 0;
-  const templateLabels = ((spec.template as Obj | undefined)?.metadata?.labels ?? {}) as Record<
-    string,
-    string
-  >;
-  const status: Obj = {
+  const minReadySeconds = spec.minReadySeconds ?? 0;
+  const templateLabels = spec.template?.metadata?.labels ?? {};
+  const status: IReplicaSetStatus = {
     replicas: active.length,
     fullyLabeledReplicas: active.filter((p) =>
       labelSelectorMatches({ matchLabels: templateLabels }, p.metadata.labels),

@@ -26,7 +26,16 @@ import { listObjs } from './objects.js';
 import { PVC } from './pvc.js';
 import { NODE_CHANGED, ORPHAN_POD, ORPHAN_RS } from './reconcilers.js';
 import { REPLICASET } from './replicaset.js';
-import { GVR, errorMessage, keyOf, type Obj, type Sim } from './sim.js';
+import {
+  GVR,
+  errorMessage,
+  keyOf,
+  type HorizontalPodAutoscaler,
+  type Pod,
+  type Resource,
+  type Service,
+  type Sim,
+} from './sim.js';
 import { STATEFULSET } from './statefulset.js';
 
 const OWNER_KINDS: Record<string, string> = {
@@ -39,7 +48,7 @@ const OWNER_KINDS: Record<string, string> = {
 };
 
 /** Resources (storage keys) the simulator reconciles, and the queue kind of each. */
-const PRIMARY: Record<string, { kind: string; gvr: (typeof GVR)[keyof typeof GVR] }> = {
+const PRIMARY: Record<string, { kind: string; gvr: Resource<StoredObject> }> = {
   '/pods': { kind: POD, gvr: GVR.pods },
   'apps/deployments': { kind: DEPLOYMENT, gvr: GVR.deployments },
   'apps/replicasets': { kind: REPLICASET, gvr: GVR.replicasets },
@@ -83,7 +92,10 @@ export class EventRouter {
     this.queue = { add: (key) => sim.enqueue(key) };
   }
 
-  /** Queues the keys one committed change concerns. */
+  /**
+   * Queues the keys one committed change concerns. An event's object is of the kind its
+   * resource (storage key) says: that is what narrows it below.
+   */
   route(e: ControllerEvent): void {
     const queue = this.queue;
     const obj = e.object;
@@ -92,9 +104,9 @@ export class EventRouter {
     this.routeEndpoints(e, deleted);
     const primary = PRIMARY[e.resource];
     if (!primary || e.resource === '/services') return;
-    if (e.resource === '/pods' && deleted) this.kubelet.forget(obj);
+    if (e.resource === '/pods' && deleted) this.kubelet.forget(obj as Pod);
     if (e.resource === 'autoscaling/horizontalpodautoscalers') {
-      this.indexHpa(obj, deleted);
+      this.indexHpa(obj as HorizontalPodAutoscaler, deleted);
       if (deleted)
         (this.memory.get(HPA_HISTORY) as Map<string, unknown> | undefined)?.delete(
           obj.metadata.uid as string,
@@ -130,10 +142,11 @@ export class EventRouter {
           error: errorMessage(err),
         });
       }
-      if (resource === '/pods') this.kubelet.adopt(objects);
+      if (resource === '/pods') this.kubelet.adopt(objects as Pod[]);
       for (const obj of objects) {
-        if (resource === 'autoscaling/horizontalpodautoscalers') this.indexHpa(obj, false);
-        if (resource === '/services') this.endpoints.serviceChanged(obj, false);
+        if (resource === 'autoscaling/horizontalpodautoscalers')
+          this.indexHpa(obj as HorizontalPodAutoscaler, false);
+        if (resource === '/services') this.endpoints.serviceChanged(obj as Service, false);
         queue.add(keyOf(kind, obj.metadata.namespace ?? '', obj.metadata.name as string));
       }
     }
@@ -157,10 +170,10 @@ export class EventRouter {
     const queue = this.queue;
     switch (e.resource) {
       case '/services':
-        queue.add(this.endpoints.serviceChanged(e.object, deleted));
+        queue.add(this.endpoints.serviceChanged(e.object as Service, deleted));
         break;
       case '/pods':
-        for (const key of this.endpoints.podChanged(e.object, deleted)) queue.add(key);
+        for (const key of this.endpoints.podChanged(e.object as Pod, deleted)) queue.add(key);
         break;
       case '/endpoints':
         if (deleted) queue.add(keyOf(SERVICE, e.namespace, e.name));
@@ -181,12 +194,12 @@ export class EventRouter {
     }
   }
 
-  private indexHpa(hpa: StoredObject, deleted: boolean): void {
+  private indexHpa(hpa: HorizontalPodAutoscaler, deleted: boolean): void {
     const self = `${hpa.metadata.namespace}/${hpa.metadata.name}`;
     const before = this.hpaTargets.get(self);
     if (before) this.hpasByTarget.get(before)?.delete(hpa.metadata.name as string);
     this.hpaTargets.delete(self);
-    const ref = (hpa.spec as Obj | undefined)?.scaleTargetRef as Obj | undefined;
+    const ref = hpa.spec?.scaleTargetRef;
     if (deleted || !ref?.kind || !ref.name || !targetOf(hpa)) return;
     const target = `${hpa.metadata.namespace}/${ref.kind}/${ref.name}`;
     this.hpaTargets.set(self, target);

@@ -5,27 +5,74 @@
  */
 import type { GroupVersionResource, StoredObject } from '#kube-core';
 import type { InProcessApi, Logger } from '#kube-server';
+import type { IControllerRevision } from 'kubernetes-models/apps/v1/ControllerRevision';
+import type { IDaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
+import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IReplicaSet } from 'kubernetes-models/apps/v1/ReplicaSet';
+import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import type { IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import type { ICronJob } from 'kubernetes-models/batch/v1/CronJob';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
+import type { IEndpointSlice } from 'kubernetes-models/discovery.k8s.io/v1/EndpointSlice';
+import type { IEndpoints } from 'kubernetes-models/v1/Endpoints';
+import type { IEvent } from 'kubernetes-models/v1/Event';
+import type { INode } from 'kubernetes-models/v1/Node';
+import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
+import type { IPod } from 'kubernetes-models/v1/Pod';
+import type { IService } from 'kubernetes-models/v1/Service';
 import type { ResolvedOptions } from './options.js';
 
-export type Obj = Record<string, any>;
+/**
+ * A kind's kubernetes-models type as the server stores and serves it: metadata always there
+ * (kube-core's ObjectMeta), apiVersion and kind as plain strings (the models' literals are
+ * required, and objects the simulator writes may leave them to the URL).
+ */
+export type Stored<T> = Omit<T, 'metadata' | 'apiVersion' | 'kind'> & StoredObject;
+
+export type Pod = Stored<IPod>;
+export type Event = Stored<IEvent>;
+export type PersistentVolumeClaim = Stored<IPersistentVolumeClaim>;
+export type Deployment = Stored<IDeployment>;
+export type ReplicaSet = Stored<IReplicaSet>;
+export type StatefulSet = Stored<IStatefulSet>;
+export type DaemonSet = Stored<IDaemonSet>;
+export type ControllerRevision = Stored<IControllerRevision>;
+export type Job = Stored<IJob>;
+export type CronJob = Stored<ICronJob>;
+export type HorizontalPodAutoscaler = Stored<IHorizontalPodAutoscaler>;
+export type Service = Stored<IService>;
+export type Endpoints = Stored<IEndpoints>;
+export type EndpointSlice = Stored<IEndpointSlice>;
+export type Node = Stored<INode>;
+
+/** A resource and the type of its objects (`model` is never set: it only carries the type). */
+export interface Resource<T extends StoredObject> extends GroupVersionResource {
+  readonly model?: T;
+}
+
+const resource = <T extends StoredObject>(group: string, version: string, plural: string): Resource<T> => ({
+  group,
+  version,
+  resource: plural,
+});
 
 export const GVR = {
-  pods: { group: '', version: 'v1', resource: 'pods' },
-  events: { group: '', version: 'v1', resource: 'events' },
-  pvcs: { group: '', version: 'v1', resource: 'persistentvolumeclaims' },
-  deployments: { group: 'apps', version: 'v1', resource: 'deployments' },
-  replicasets: { group: 'apps', version: 'v1', resource: 'replicasets' },
-  statefulsets: { group: 'apps', version: 'v1', resource: 'statefulsets' },
-  daemonsets: { group: 'apps', version: 'v1', resource: 'daemonsets' },
-  controllerrevisions: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
-  jobs: { group: 'batch', version: 'v1', resource: 'jobs' },
-  cronjobs: { group: 'batch', version: 'v1', resource: 'cronjobs' },
-  hpas: { group: 'autoscaling', version: 'v2', resource: 'horizontalpodautoscalers' },
-  services: { group: '', version: 'v1', resource: 'services' },
-  endpoints: { group: '', version: 'v1', resource: 'endpoints' },
-  endpointslices: { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices' },
-  nodes: { group: '', version: 'v1', resource: 'nodes' },
-} satisfies Record<string, GroupVersionResource>;
+  pods: resource<Pod>('', 'v1', 'pods'),
+  events: resource<Event>('', 'v1', 'events'),
+  pvcs: resource<PersistentVolumeClaim>('', 'v1', 'persistentvolumeclaims'),
+  deployments: resource<Deployment>('apps', 'v1', 'deployments'),
+  replicasets: resource<ReplicaSet>('apps', 'v1', 'replicasets'),
+  statefulsets: resource<StatefulSet>('apps', 'v1', 'statefulsets'),
+  daemonsets: resource<DaemonSet>('apps', 'v1', 'daemonsets'),
+  controllerrevisions: resource<ControllerRevision>('apps', 'v1', 'controllerrevisions'),
+  jobs: resource<Job>('batch', 'v1', 'jobs'),
+  cronjobs: resource<CronJob>('batch', 'v1', 'cronjobs'),
+  hpas: resource<HorizontalPodAutoscaler>('autoscaling', 'v2', 'horizontalpodautoscalers'),
+  services: resource<Service>('', 'v1', 'services'),
+  endpoints: resource<Endpoints>('', 'v1', 'endpoints'),
+  endpointslices: resource<EndpointSlice>('discovery.k8s.io', 'v1', 'endpointslices'),
+  nodes: resource<Node>('', 'v1', 'nodes'),
+};
 
 /** What a reconcile function gets: the API, the options, the log, and a way to be woken again. */
 export interface Sim {

@@ -7,11 +7,21 @@
  * the partition, one Pod at a time. Status carries replicas, readyReplicas,
  * availableReplicas, currentReplicas/updatedReplicas and currentRevision/updateRevision.
  */
-import { type StoredObject } from '#kube-core';
+import type { IStatefulSetSpec } from 'kubernetes-models/apps/v1/StatefulSetSpec';
+import type { IStatefulSetStatus } from 'kubernetes-models/apps/v1/StatefulSetStatus';
+import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import { isPodAvailable, isPodReady, phaseOf, podFromTemplate, untilAvailable } from './pods.js';
 import { syncRevisions, templateOf, truncateHistory } from './revisions.js';
-import { GVR, keyOf, statusCode, type Obj, type Sim } from './sim.js';
-import { deleteObj, getObj, writeStatus } from './objects.js';
+import {
+  GVR,
+  keyOf,
+  statusCode,
+  type PersistentVolumeClaim,
+  type Pod,
+  type Sim,
+  type StatefulSet,
+} from './sim.js';
+import { createObj, deleteObj, getObj, writeStatus } from './objects.js';
 import { omitZero } from './values.js';
 import { claimInNamespace } from './ownership.js';
 
@@ -21,7 +31,7 @@ const REVISION_LABEL = 'controller-revision-hash';
 const POD_NAME_LABEL = 'statefulset.kubernetes.io/pod-name';
 const POD_INDEX_LABEL = 'apps.kubernetes.io/pod-index';
 
-const ordinalOf = (set: StoredObject, pod: StoredObject): number | undefined => {
+const ordinalOf = (set: StatefulSet, pod: Pod): number | undefined => {
   const prefix = `${set.metadata.name}-`;
   const name = String(pod.metadata.name);
   if (!name.startsWith(prefix)) return undefined;
@@ -29,40 +39,38 @@ const ordinalOf = (set: StoredObject, pod: StoredObject): number | undefined => 
   return /^(0|[1-9]\d*)$/.test(rest) ? Number(rest) : undefined;
 };
 
-const runningAndReady = (pod: StoredObject) => phaseOf(pod) === 'Running' && isPodReady(pod);
-const terminating = (pod: StoredObject) => Boolean(pod.metadata.deletionTimestamp);
+const runningAndReady = (pod: Pod) => phaseOf(pod) === 'Running' && isPodReady(pod);
+const terminating = (pod: Pod) => Boolean(pod.metadata.deletionTimestamp);
 
 export function reconcileStatefulSet(sim: Sim, namespace: string, name: string): void {
   const set = getObj(sim, GVR.statefulsets, namespace, name);
   // Being deleted: the garbage collector removes the Pods; no new revisions or Pods.
   if (!set || set.metadata.deletionTimestamp) return;
-  const spec = (set.spec ?? {}) as Obj;
-  const status = (set.status ?? {}) as Obj;
+  const spec: Partial<IStatefulSetSpec> = set.spec ?? {};
+  const status: Partial<IStatefulSetStatus> = set.status ?? {};
   const revisions = syncRevisions(sim, set, GVR.statefulsets);
   const update = revisions.update;
   const current = revisions.all.find((r) => r.metadata.name === status.currentRevision) ?? update;
   const pods = claimInNamespace(sim, GVR.pods, set).filter((p) => ordinalOf(set, p) !== undefined);
   const byOrdinal = new Map(pods.map((p) => [ordinalOf(set, p) as number, p]));
-  const replicas = (spec.replicas as number | undefined) ?? 1;
-  const start = (spec.ordinals?.start as number | undefined) ?? 0;
+  const replicas = spec.replicas ?? 1;
+  const start = spec.ordinals?.start ?? 0;
   const monotonic = (spec.podManagementPolicy ?? 'OrderedReady') !== 'Parallel';
   const rolling = (spec.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate';
-  const partition = rolling
-    ? ((spec.updateStrategy?.rollingUpdate?.partition as number | undefined) ?? 0)
-    : 0;
+  const partition = rolling ? (spec.updateStrategy?.rollingUpdate?.partition ?? 0) : 0;
 
   const createPod = (ordinal: number) => {
     const revision = rolling && ordinal < start + partition ? current : update;
     const pod = newStatefulSetPod(sim, set, templateOf(revision), revision.metadata.name as string, ordinal);
     try {
-      sim.api.create(GVR.pods, namespace, pod);
+      createObj(sim, GVR.pods, namespace, pod);
       const msg = `create Pod ${pod.metadata.name} in StatefulSet ${name} successful`;
       sim.event(set, 'Normal', 'SuccessfulCreate', msg, COMPONENT);
     } catch (err) {
       if (statusCode(err) !== 409) throw err;
     }
   };
-  const deletePod = (pod: StoredObject) => {
+  const deletePod = (pod: Pod) => {
     deleteObj(sim, GVR.pods, pod);
     sim.event(
       set,
@@ -121,8 +129,8 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
   // Status from the Pods as they are now (a Pod deleted above is no longer counted).
   const live = claimInNamespace(sim, GVR.pods, set).filter((p) => ordinalOf(set, p) !== undefined);
   const now = sim.now();
-  const minReadySeconds = (spec.minReadySeconds as number | undefined) ?? 0;
-  const next: Obj = {
+  const minReadySeconds = spec.minReadySeconds ?? 0;
+  const next: IStatefulSetStatus = {
     observedGeneration: set.metadata.generation,
     replicas: live.length,
     readyReplicas: live.filter(runningAndReady).length,
@@ -136,7 +144,7 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
       .length,
     currentRevision: current.metadata.name,
     updateRevision: update.metadata.name,
-    collisionCount: (status.collisionCount as number | undefined) ?? 0,
+    collisionCount: status.collisionCount ?? 0,
   };
   // completeRollingUpdate: once every Pod runs the update revision, it becomes the current one.
   if (rolling && next.updatedReplicas === next.replicas && next.readyReplicas === next.replicas) {
@@ -147,7 +155,7 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
   omitZero(next, ['readyReplicas', 'currentReplicas', 'updatedReplicas']);
   writeStatus(sim, GVR.statefulsets, set, next);
 
-  const inUse = new Set<string>([next.currentRevision, next.updateRevision]);
+  const inUse = new Set<string>([next.currentRevision as string, next.updateRevision as string]);
   for (const p of live) inUse.add(p.metadata.labels?.[REVISION_LABEL] as string);
   truncateHistory(sim, set, revisions.all, inUse);
   for (const p of live) {
@@ -156,14 +164,17 @@ export function reconcileStatefulSet(sim: Sim, namespace: string, name: string):
   }
 }
 
+/** One of spec.volumeClaimTemplates. */
+type ClaimTemplate = NonNullable<IStatefulSetSpec['volumeClaimTemplates']>[number];
+
 /** newStatefulSetPod: identity (name, hostname, subdomain, labels), storage claims, revision label. */
 function newStatefulSetPod(
   sim: Sim,
-  set: StoredObject,
-  template: Obj,
+  set: StatefulSet,
+  template: IPodTemplateSpec,
   revision: string,
   ordinal: number,
-): StoredObject {
+): Pod {
   const name = `${set.metadata.name}-${ordinal}`;
   const pod = podFromTemplate(
     template,
@@ -171,19 +182,17 @@ function newStatefulSetPod(
     { name },
     { [REVISION_LABEL]: revision, [POD_NAME_LABEL]: name, [POD_INDEX_LABEL]: String(ordinal) },
   );
-  const spec = pod.spec as Obj;
-  const setSpec = set.spec as Obj;
+  const spec = pod.spec!;
+  const setSpec = set.spec!;
   spec.hostname = name;
   if (setSpec.serviceName) spec.subdomain = setSpec.serviceName;
-  const claims = (setSpec.volumeClaimTemplates as Obj[] | undefined) ?? [];
+  const claims = setSpec.volumeClaimTemplates ?? [];
   if (claims.length) {
-    const volumes = ((spec.volumes as Obj[] | undefined) ?? []).filter(
-      (v) => !claims.some((c) => c.metadata?.name === v.name),
-    );
+    const volumes = (spec.volumes ?? []).filter((v) => !claims.some((c) => c.metadata?.name === v.name));
     for (const claimTemplate of claims) {
       const claimName = `${claimTemplate.metadata?.name}-${name}`;
       ensureClaim(sim, set, claimTemplate, claimName, name);
-      volumes.push({ name: claimTemplate.metadata?.name, persistentVolumeClaim: { claimName } });
+      volumes.push({ name: claimTemplate.metadata?.name as string, persistentVolumeClaim: { claimName } });
     }
     spec.volumes = volumes;
   }
@@ -191,14 +200,20 @@ function newStatefulSetPod(
 }
 
 /** createPersistentVolumeClaims: `<template>-<set>-<ordinal>`, labelled with the set's selector, never owned (Retain). */
-function ensureClaim(sim: Sim, set: StoredObject, template: Obj, claimName: string, podName: string): void {
+function ensureClaim(
+  sim: Sim,
+  set: StatefulSet,
+  template: ClaimTemplate,
+  claimName: string,
+  podName: string,
+): void {
   const ns = set.metadata.namespace as string;
   if (getObj(sim, GVR.pvcs, ns, claimName)) return;
   const labels = {
-    ...((template.metadata?.labels ?? {}) as Record<string, string>),
-    ...(((set.spec as Obj).selector?.matchLabels ?? {}) as Record<string, string>),
+    ...(template.metadata?.labels ?? {}),
+    ...(set.spec!.selector?.matchLabels ?? {}),
   };
-  const claim: StoredObject = {
+  const claim: PersistentVolumeClaim = {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
     metadata: {
@@ -209,7 +224,7 @@ function ensureClaim(sim: Sim, set: StoredObject, template: Obj, claimName: stri
     },
     spec: { ...(template.spec ?? {}) },
   };
-  const policy = (set.spec as Obj).persistentVolumeClaimRetentionPolicy?.whenDeleted;
+  const policy = set.spec!.persistentVolumeClaimRetentionPolicy?.whenDeleted;
   if (policy === 'Delete') {
     claim.metadata.ownerReferences = [
       {
@@ -223,7 +238,7 @@ function ensureClaim(sim: Sim, set: StoredObject, template: Obj, claimName: stri
     ];
   }
   try {
-    sim.api.create(GVR.pvcs, ns, claim);
+    createObj(sim, GVR.pvcs, ns, claim);
     const msg = `create Claim ${claimName} Pod ${podName} in StatefulSet ${set.metadata.name} success`;
     sim.event(set, 'Normal', 'SuccessfulCreate', msg, COMPONENT);
   } catch (err) {

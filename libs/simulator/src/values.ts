@@ -2,7 +2,6 @@
  * Pure helpers on object values: timestamps, conditions, int-or-percent, omitempty.
  */
 import { randomBytes } from 'node:crypto';
-import type { Obj } from './sim.js';
 
 /** RFC 3339 with seconds, as Kubernetes writes timestamps. */
 export function timestamp(ms: number): string {
@@ -15,18 +14,22 @@ export const parseTime = (value: unknown): number | undefined => {
   return Number.isNaN(ms) ? undefined : ms;
 };
 
+/**
+ * A status condition, of any kind's (the models' condition types are all assignable to it):
+ * `status` is "True", "False" or "Unknown"; a Pod's `lastProbeTime` is written as null.
+ */
 export interface Condition {
   type: string;
-  status: 'True' | 'False' | 'Unknown';
+  status: string;
   reason?: string;
   message?: string;
   lastTransitionTime?: string;
   lastUpdateTime?: string;
   lastProbeTime?: string | null;
-  [key: string]: unknown;
+  lastHeartbeatTime?: string;
 }
 
-export const findCondition = (conditions: Condition[] | undefined, type: string) =>
+export const findCondition = <C extends Condition>(conditions: C[] | undefined, type: string) =>
   conditions?.find((c) => c.type === type);
 
 /** Random lowercase hex, e.g. for container IDs. */
@@ -47,7 +50,8 @@ export function scaledValue(value: unknown, total: number, roundUp: boolean): nu
 }
 
 /** Drops zero counters, as Go's `omitempty` does for the int32 status fields that carry it. */
-export function omitZero<T extends Obj>(status: T, keys: string[]): T {
-  for (const k of keys) if (status[k] === 0) delete status[k];
+export function omitZero<T extends object>(status: T, keys: Array<keyof T & string>): T {
+  const fields: Record<string, unknown> = status as Record<string, unknown>;
+  for (const k of keys) if (fields[k] === 0) delete fields[k];
   return status;
 }
