@@ -3,6 +3,7 @@ import { hashOf } from '#kube-core';
 import type {
   CompiledTemplate,
   EngineOptions,
+  EvalScope,
   ParameterSchema,
   PatchKeys,
   RenderContext,
@@ -13,6 +14,7 @@ import { RenderError, RenderErrors } from '../../errors.js';
 import { addPatchMarker, markEachList } from '../../patch/index.js';
 import type { ValidateOptions, ValidationResult } from '../../params/index.js';
 import { cueIssues, toRenderErrors } from './cue-errors.js';
+import { WorkerLimitError } from '../worker-pool.js';
 import { createCue14Pool, type ContextReads, type Cue14Pool, type Cue14Render } from './v14/cue14-pool.js';
 import { pruneContext } from './v14/wasm-runtime.mjs';
 
@@ -26,13 +28,17 @@ export interface CueEngineOptions extends EngineOptions {
 }
 
 export interface CueEngine {
-  compile(definition: string, template: string): CueTemplate;
+  /**
+   * `tenant`: the definition's namespace, whose turn its own evaluations (its parameter
+   * schema, what it reads of context) take at the workers; a render takes the app's.
+   */
+  compile(definition: string, template: string, tenant?: string): CueTemplate;
   /**
    * Evaluates a health request (see `healthRequest`) under the same time limit,
    * in the same pool, and returns the fields it names. The request is one
    * string so that callers can cache by it. Errors are RenderErrors naming `label`.
    */
-  evaluateSource(label: string, request: string): Promise<Record<string, unknown>>;
+  evaluateSource(label: string, request: string, scope?: EvalScope): Promise<Record<string, unknown>>;
   /**
    * `context` cut to what a health policy reads (CUE finds it in the policy's syntax
    * tree; a policy that uses `context` whole keeps all of it). A request built from
@@ -42,6 +48,10 @@ export interface CueEngine {
   policyContext(source: string, context: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Starts loading CUE now (it otherwise loads at the first evaluation). */
   warm(): void;
+  /** The WebAssembly memory of the worker that answers, in bytes (its peak so far): for measuring. */
+  memoryBytes(): Promise<number>;
+  /** The worker pool's counts: workers, busy, queued, replaced. */
+  readonly stats: Cue14Pool['stats'];
   close(): Promise<void>;
 }
 
@@ -72,38 +82,45 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
     size: options.poolSize,
     clock: options.clock,
     longRunning: options.longRunning,
+    cpuLimitMs: options.cpuLimitMs,
+    memoryLimitBytes: options.memoryLimitBytes,
   });
   const readPart = contextReader(pool);
   return {
-    compile: (definition, template) => new CompiledCueTemplate(definition, template, pool, readPart),
+    compile: (definition, template, tenant) =>
+      new CompiledCueTemplate(definition, template, pool, readPart, tenant),
     policyContext: (source, context) => readPart(policyText(source), context),
-    evaluateSource: async (label, request) => {
+    evaluateSource: async (label, request, scope) => {
       const { source, parameter, context, fields } = JSON.parse(request) as HealthRequest;
       const text = policyText(source);
       try {
-        return await pool.evaluate(text, parameter, context, fields);
+        return await pool.evaluate(text, parameter, context, fields, scope);
       } catch (err) {
         throw failure(toRenderErrors(label, err, text));
       }
     },
     warm: () => pool.warm(),
+    memoryBytes: async () => (await pool.run({ op: 'memory' })) as number,
+    get stats() {
+      return pool.stats;
+    },
     close: () => pool.close(),
   };
 }
 
 /** Prunes `context` to what a CUE text reads (found by CUE in its syntax tree). */
-type ContextReader = <T extends object>(text: string, context: T) => Promise<T>;
+type ContextReader = <T extends object>(text: string, context: T, scope?: EvalScope) => Promise<T>;
 
 /** What each CUE text reads of `context`, asked of CUE once per text: a template or a policy. */
 function contextReader(pool: Cue14Pool): ContextReader {
   const reads = new Map<string, Promise<ContextReads>>();
-  return async (text, context) => {
+  return async (text, context, scope) => {
     let found = reads.get(text);
     if (!found) {
       if (reads.size >= 1000) reads.clear();
       // A text that does not compile is reported by its evaluation, and a timeout may pass:
       // this time it gets all of context, and the next request asks again.
-      found = pool.reads(text).catch(() => {
+      found = pool.reads(text, scope).catch(() => {
         reads.delete(text);
         return null;
       });
@@ -132,6 +149,7 @@ class CompiledCueTemplate implements CueTemplate {
     private readonly source: string,
     private readonly pool: Cue14Pool,
     private readonly readPart: ContextReader,
+    private readonly tenant?: string,
   ) {}
 
   /**
@@ -139,8 +157,10 @@ class CompiledCueTemplate implements CueTemplate {
    * warnings), read from CUE's evaluated value. Not what decides validity: `validate` is.
    */
   parameterSchema(): Promise<ParameterSchema> {
-    this.schema ??= this.pool.schema(this.source).catch((err: unknown) => {
-      this.schema = undefined; // a timeout may be transient: let the next caller try again
+    this.schema ??= this.pool.schema(this.source, { tenant: this.tenant }).catch((err: unknown) => {
+      // A CPU or memory limit is the template's own (it measures the template, not the
+      // machine): kept, never evaluated again. The wall-clock backstop may be the machine's.
+      if (!(err instanceof WorkerLimitError)) this.schema = undefined;
       throw failure(toRenderErrors(this.definition, err, this.source));
     });
     return this.schema;
@@ -152,11 +172,15 @@ class CompiledCueTemplate implements CueTemplate {
    * The schema adds unknown-field warnings; if it cannot be exported, nothing is lost
    * but those.
    */
-  validate(properties: Record<string, unknown>, options: ValidateOptions = {}): Promise<ValidationResult> {
+  validate(
+    properties: Record<string, unknown>,
+    options: ValidateOptions = {},
+    scope: EvalScope = {},
+  ): Promise<ValidationResult> {
     const key = hashOf({ properties, strict: Boolean(options.strict) });
     let found = this.checked.get(key);
     if (!found) {
-      found = this.check(properties, options);
+      found = this.check(properties, options, scope);
       found.catch(() => this.checked.delete(key));
       if (this.checked.size >= MAX_CHECKED) this.checked.delete(this.checked.keys().next().value!);
       this.checked.set(key, found);
@@ -167,8 +191,9 @@ class CompiledCueTemplate implements CueTemplate {
   private async check(
     properties: Record<string, unknown>,
     options: ValidateOptions,
+    scope: EvalScope,
   ): Promise<ValidationResult> {
-    const vet = await this.pool.vet(this.source, properties).catch((err: unknown) => {
+    const vet = await this.pool.vet(this.source, properties, scope).catch((err: unknown) => {
       throw failure(toRenderErrors(this.definition, err, this.source));
     });
     // Valid properties whose every field `parameter` names hold no unknown field: no need to
@@ -179,13 +204,16 @@ class CompiledCueTemplate implements CueTemplate {
   }
 
   readContext(context: RenderContext): Promise<RenderContext> {
-    return this.readPart(this.source, context);
+    return this.readPart(this.source, context, { tenant: this.tenant });
   }
 
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
     let value: Cue14Render;
     try {
-      value = await this.pool.render(this.source, request.parameter, request.context);
+      value = await this.pool.render(this.source, request.parameter, request.context, {
+        tenant: request.tenant,
+        signal: request.signal,
+      });
     } catch (err) {
       throw failure(toRenderErrors(this.definition, err, this.source));
     }
