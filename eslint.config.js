@@ -40,6 +40,11 @@ export default tseslint.config(
     },
   },
   {
+    // The workload simulator is typed through the models (kubernetes-models) it reads and writes.
+    files: ['libs/simulator/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'error' },
+  },
+  {
     // The web page (apps/web) runs in a browser.
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: {

@@ -9,7 +9,7 @@ export default {
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/real-cluster/'],
   moduleNameMapper: {
-    '^#(api|renderer|kube-server|runtime|kube-core|definitions)$': '<rootDir>/libs/$1/src/index.ts',
+    '^#(api|renderer|kube-server|simulator|runtime|kube-core|definitions)$': '<rootDir>/libs/$1/src/index.ts',
     '^#renderer-early$': '<rootDir>/libs/renderer/src/early.ts',
     '^#controller$': '<rootDir>/apps/controller/src/index.ts',
     '^#api-server$': '<rootDir>/apps/api/src/index.ts',

@@ -14,6 +14,7 @@ import { startApi } from '#api-server';
 import { startController } from '#controller';
 import { eventually } from '#kube-core';
 import { startServer } from '#kube-server';
+import { workloadSimulator } from '#simulator';
 import { ResourceClient, silentLogger } from '#runtime';
 import { installOamCrds } from '../../apps/cli/src/commands/server/install-crds.js';
 import { percentile, type BenchResult, type BenchSuite } from '../types.js';
@@ -58,7 +59,12 @@ export const suite: BenchSuite = {
   name: 'api',
   async run(): Promise<BenchResult[]> {
     const dir = mkdtempSync(join(tmpdir(), 'oam-bench-api-'));
-    const server = await startServer({ port: 0, stateDir: join(dir, 'state'), simulateWorkloads: true });
+    const server = await startServer({
+      port: 0,
+      stateDir: join(dir, 'state'),
+      simulateWorkloads: true,
+      simulator: workloadSimulator,
+    });
     await installOamCrds(server.kubeConfig);
     const controller = await startController({
       kubeConfig: server.kubeConfig,

@@ -18,6 +18,7 @@ const RUNTIME = 'libs/runtime';
 const RENDERER = 'libs/renderer';
 const DEFINITIONS = 'libs/definitions';
 const KUBE_SERVER = 'libs/kube-server';
+const SIMULATOR = 'libs/simulator';
 
 /** unit → the units it may import (besides itself). */
 export const LAYERS = {
@@ -27,9 +28,22 @@ export const LAYERS = {
   [RENDERER]: [KUBE_CORE, API],
   [DEFINITIONS]: [KUBE_CORE, API, RENDERER],
   [KUBE_SERVER]: [KUBE_CORE, RUNTIME],
+  // The workload simulator runs inside the server as a registered controller (its in-process API,
+  // informers over its store): it imports the server; the server never imports it.
+  [SIMULATOR]: [KUBE_CORE, RUNTIME, KUBE_SERVER],
   'apps/controller': [KUBE_CORE, API, RUNTIME, RENDERER, DEFINITIONS],
   'apps/api': [KUBE_CORE, API, RUNTIME, RENDERER],
-  'apps/cli': [KUBE_CORE, API, RUNTIME, RENDERER, DEFINITIONS, KUBE_SERVER, 'apps/controller', 'apps/api'],
+  'apps/cli': [
+    KUBE_CORE,
+    API,
+    RUNTIME,
+    RENDERER,
+    DEFINITIONS,
+    KUBE_SERVER,
+    SIMULATOR,
+    'apps/controller',
+    'apps/api',
+  ],
   // The web page talks to the REST API over HTTP only: its types come from the OpenAPI document.
   'apps/web': [],
 };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as k8s from '@kubernetes/client-node';
 import { startServer } from '#kube-server';
+import { workloadSimulator } from '#simulator';
 
 /**
  * The embedded server (libs/kube-server) in a fresh temp state dir, on a random loopback port,
@@ -22,6 +23,7 @@ export async function startEmbedded(historyWindow?: number): Promise<EmbeddedSer
     stateDir,
     simulateWorkloads: true,
     simulation: { readyDelayMs: 100 },
+    simulator: workloadSimulator,
     ...(historyWindow ? { historyWindow } : {}),
   });
   return {

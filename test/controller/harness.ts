@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '#definitions';
 import { eventually, type KubeObject } from '#kube-core';
 import { startServer, type RunningServer } from '#kube-server';
+import { workloadSimulator } from '#simulator';
 import {
   CUSTOM_RESOURCE_DEFINITIONS,
   jsonLogger,
@@ -52,6 +53,7 @@ export class ControllerCluster {
       stateDir: dir,
       simulateWorkloads: true,
       simulation: { readyDelayMs: 30 },
+      simulator: workloadSimulator,
     });
     const transport = new KubeTransport(server.kubeConfig, {
       qps: 500,

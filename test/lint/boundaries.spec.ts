@@ -110,6 +110,20 @@ describe('lint: lib boundaries', () => {
     expect(await problems('apps/api/src/x.ts', "import { SCHEMA_KEY } from '#api';\n")).toEqual([]);
   });
 
+  it('keeps the API server free of the workload simulator, which its callers register', async () => {
+    expect(
+      await problems('libs/kube-server/src/x.ts', "import { workloadSimulator } from '#simulator';\n"),
+    ).toEqual([
+      "libs/kube-server may not import libs/simulator ('#simulator'): the layer table (scripts/eslint/layers.js) lets it import libs/kube-core, libs/runtime",
+    ]);
+    expect(
+      await problems('libs/simulator/src/x.ts', "import type { ServerController } from '#kube-server';\n"),
+    ).toEqual([]);
+    expect(await problems('apps/cli/src/x.ts', "import { workloadSimulator } from '#simulator';\n")).toEqual(
+      [],
+    );
+  });
+
   it("allows a lib's tests to use a higher lib as a fixture", async () => {
     expect(
       await problems('libs/runtime/test/harness.ts', "import { startServer } from '#kube-server';\n"),

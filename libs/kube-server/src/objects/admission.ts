@@ -9,8 +9,7 @@ import {
   type FieldCause,
 } from '../validation/index.js';
 import { ApiError } from '../errors.js';
-import type { ResourceInfo } from '../resources/builtin.js';
-import { applyBuiltinDefaults } from './defaults.js';
+import { BUILTIN_DEFAULTS, type ResourceInfo } from '../resources/builtin.js';
 import { dropEmptyMetaCollections } from './empty-meta.js';
 import { badRequest, invalid, namespaceNotFound } from './meta.js';
 import { foldStringData } from './secret-string-data.js';
@@ -169,7 +168,8 @@ export function admit(
     out = schema.pruneAndDefault(out) as StoredObject;
   } else if (!info.crd) {
     if (isCoreSecret(info)) foldStringData(out);
-    applyBuiltinDefaults(out);
+    // The defaults of the kind's record (resources/kinds.ts), by the object's kind.
+    if (out.kind) BUILTIN_DEFAULTS.get(out.kind)?.(out);
   }
   prepare?.(out);
   const name = out.metadata.name ?? '';

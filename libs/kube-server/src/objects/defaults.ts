@@ -91,77 +91,81 @@ function rollingDefaults(spec: JsonObject, key: string, params: JsonObject): voi
   for (const [k, v] of Object.entries(params)) setDefault(rolling, k, v);
 }
 
-const WORKLOAD_DEFAULTS: Record<string, (spec: JsonObject) => void> = {
-  Deployment: (spec) => {
-    setDefault(spec, 'replicas', 1);
-    setDefault(spec, 'revisionHistoryLimit', 10);
-    setDefault(spec, 'progressDeadlineSeconds', 600);
-    rollingDefaults(spec, 'strategy', { maxUnavailable: '25%', maxSurge: '25%' });
-  },
-  ReplicaSet: (spec) => setDefault(spec, 'replicas', 1),
-  StatefulSet: (spec) => {
-    setDefault(spec, 'replicas', 1);
-    setDefault(spec, 'podManagementPolicy', 'OrderedReady');
-    setDefault(spec, 'revisionHistoryLimit', 10);
-    rollingDefaults(spec, 'updateStrategy', { partition: 0 });
-  },
-  DaemonSet: (spec) => {
-    setDefault(spec, 'revisionHistoryLimit', 10);
-    rollingDefaults(spec, 'updateStrategy', { maxUnavailable: 1, maxSurge: 0 });
-  },
-  Job: (spec) => {
-    setDefault(spec, 'parallelism', 1);
-    setDefault(spec, 'completions', 1);
-    setDefault(spec, 'backoffLimit', 6);
-    setDefault(spec, 'completionMode', 'NonIndexed');
-    setDefault(spec, 'suspend', false);
-  },
-};
+/** Fills in the defaults kube-apiserver sets on decode; resources/kinds.ts says which kind gets which. */
+export type Defaulter = (object: StoredObject) => void;
 
-/**
- * The defaults kube-apiserver fills in for built-in kinds that our users and
- * the simulator read back (replicas, strategies, pod template fields); applied
- * on create and update, like the real defaulting on decode.
- */
-export function applyBuiltinDefaults(object: StoredObject): void {
-  const root = object as unknown as JsonObject;
-  switch (object.kind) {
-    case 'Namespace':
-      object.metadata.labels = {
-        ...object.metadata.labels,
-        'kubernetes.io/metadata.name': object.metadata.name as string,
-      };
-      setDefault(obj(root, 'spec'), 'finalizers', ['kubernetes']);
-      setDefault(obj(root, 'status'), 'phase', 'Active');
-      return;
-    case 'Secret':
-      setDefault(root, 'type', 'Opaque');
-      return;
-    case 'Service':
-      defaultService(obj(root, 'spec'));
-      return;
-    case 'Pod': {
-      const spec = obj(root, 'spec');
-      defaultPodSpec(spec);
-      const status = obj(root, 'status');
-      setDefault(status, 'phase', 'Pending');
-      setDefault(status, 'qosClass', qosClass(spec));
-      return;
-    }
-    case 'CronJob': {
-      const spec = obj(root, 'spec');
-      setDefault(spec, 'concurrencyPolicy', 'Allow');
-      setDefault(spec, 'suspend', false);
-      setDefault(spec, 'successfulJobsHistoryLimit', 3);
-      setDefault(spec, 'failedJobsHistoryLimit', 1);
-      return;
-    }
-  }
-  const workload = object.kind ? WORKLOAD_DEFAULTS[object.kind] : undefined;
-  if (workload) {
-    const spec = obj(root, 'spec');
-    workload(spec);
+/** A workload's spec defaults, then its pod template's (`spec.template.spec`). */
+function workload(specDefaults: (spec: JsonObject) => void): Defaulter {
+  return (object) => {
+    const spec = obj(object, 'spec');
+    specDefaults(spec);
     const template = spec.template as JsonObject | undefined;
     if (template?.spec) defaultPodSpec(template.spec as JsonObject);
-  }
+  };
 }
+
+/*
+ * The defaults kube-apiserver fills in for built-in kinds that our users and the simulator read
+ * back (replicas, strategies, pod template fields); applied on create and update, like the real
+ * defaulting on decode. resources/kinds.ts names each kind's.
+ */
+
+export const defaultNamespace: Defaulter = (object) => {
+  const root = object;
+  object.metadata.labels = {
+    ...object.metadata.labels,
+    'kubernetes.io/metadata.name': object.metadata.name as string,
+  };
+  setDefault(obj(root, 'spec'), 'finalizers', ['kubernetes']);
+  setDefault(obj(root, 'status'), 'phase', 'Active');
+};
+
+export const defaultSecret: Defaulter = (object) => setDefault(object, 'type', 'Opaque');
+
+export const defaultServiceObject: Defaulter = (object) => defaultService(obj(object, 'spec'));
+
+export const defaultPod: Defaulter = (object) => {
+  const root = object;
+  const spec = obj(root, 'spec');
+  defaultPodSpec(spec);
+  const status = obj(root, 'status');
+  setDefault(status, 'phase', 'Pending');
+  setDefault(status, 'qosClass', qosClass(spec));
+};
+
+export const defaultCronJob: Defaulter = (object) => {
+  const spec = obj(object, 'spec');
+  setDefault(spec, 'concurrencyPolicy', 'Allow');
+  setDefault(spec, 'suspend', false);
+  setDefault(spec, 'successfulJobsHistoryLimit', 3);
+  setDefault(spec, 'failedJobsHistoryLimit', 1);
+};
+
+export const defaultDeployment = workload((spec) => {
+  setDefault(spec, 'replicas', 1);
+  setDefault(spec, 'revisionHistoryLimit', 10);
+  setDefault(spec, 'progressDeadlineSeconds', 600);
+  rollingDefaults(spec, 'strategy', { maxUnavailable: '25%', maxSurge: '25%' });
+});
+
+export const defaultReplicaSet = workload((spec) => setDefault(spec, 'replicas', 1));
+
+export const defaultStatefulSet = workload((spec) => {
+  setDefault(spec, 'replicas', 1);
+  setDefault(spec, 'podManagementPolicy', 'OrderedReady');
+  setDefault(spec, 'revisionHistoryLimit', 10);
+  rollingDefaults(spec, 'updateStrategy', { partition: 0 });
+});
+
+export const defaultDaemonSet = workload((spec) => {
+  setDefault(spec, 'revisionHistoryLimit', 10);
+  rollingDefaults(spec, 'updateStrategy', { maxUnavailable: 1, maxSurge: 0 });
+});
+
+export const defaultJob = workload((spec) => {
+  setDefault(spec, 'parallelism', 1);
+  setDefault(spec, 'completions', 1);
+  setDefault(spec, 'backoffLimit', 6);
+  setDefault(spec, 'completionMode', 'NonIndexed');
+  setDefault(spec, 'suspend', false);
+});

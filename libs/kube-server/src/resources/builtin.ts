@@ -1,8 +1,13 @@
 /**
- * The built-in resource table: what the server serves besides CRDs, as data.
- * Discovery, routing, the store and the handlers all read it.
+ * The built-in kinds as the rest of the server reads them: the served resources, and lookups of
+ * the records in kinds.ts (the one place a built-in kind is defined) by kind, rules, columns,
+ * defaults and generation. Discovery, routing, the store and the handlers all read it.
  */
-import type { GroupVersionKind } from '#kube-core';
+import { apiVersionOf, type GroupVersionKind } from '#kube-core';
+import type { Defaulter } from '../objects/defaults.js';
+import type { RuleTable } from '../patch/schema/rules.js';
+import type { ColumnSpec } from '../table/column-helpers.js';
+import { BUILTIN_KINDS, type BuiltinKind } from './kinds.js';
 
 export type Verb = 'create' | 'delete' | 'deletecollection' | 'get' | 'list' | 'patch' | 'update' | 'watch';
 
@@ -26,120 +31,42 @@ export interface ResourceInfo extends GroupVersionKind {
 
 /** Pod subresources that reach a container (served with an honest refusal: no container runs here). */
 export type PodConnectSubresource = 'log' | 'exec' | 'attach' | 'portforward';
-export const POD_CONNECT_SUBRESOURCES: PodConnectSubresource[] = ['attach', 'exec', 'log', 'portforward'];
+export { POD_CONNECT_SUBRESOURCES, BUILTIN_KINDS, type BuiltinKind } from './kinds.js';
 
-const ALL: Verb[] = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
-const NO_COLLECTION_DELETE: Verb[] = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
+/** What the server serves besides CRDs, in discovery's order: the resource part of each record in kinds.ts. */
+export const BUILTIN_RESOURCES: ResourceInfo[] = BUILTIN_KINDS.map((k) => k.resource);
 
-function r(
-  group: string,
-  version: string,
-  kind: string,
-  plural: string,
-  namespaced: boolean,
-  extra: Partial<ResourceInfo> = {},
-): ResourceInfo {
-  return { group, version, kind, plural, singular: kind.toLowerCase(), namespaced, verbs: ALL, ...extra };
+const byGvk = new Map(BUILTIN_KINDS.map((k) => [`${k.group}/${k.version}/${k.kind}`, k]));
+
+/** The record of a built-in kind (group '' for core). */
+export function findBuiltinKind(gvk: GroupVersionKind): BuiltinKind | undefined {
+  return byGvk.get(`${gvk.group}/${gvk.version}/${gvk.kind}`);
 }
 
-export const BUILTIN_RESOURCES: ResourceInfo[] = [
-  r('', 'v1', 'Namespace', 'namespaces', false, {
-    verbs: NO_COLLECTION_DELETE,
-    shortNames: ['ns'],
-    subresources: ['status', 'finalize'],
-  }),
-  r('', 'v1', 'ConfigMap', 'configmaps', true, { shortNames: ['cm'] }),
-  r('', 'v1', 'Secret', 'secrets', true),
-  r('', 'v1', 'Service', 'services', true, {
-    shortNames: ['svc'],
-    categories: ['all'],
-    subresources: ['status'],
-  }),
-  r('', 'v1', 'ServiceAccount', 'serviceaccounts', true, { shortNames: ['sa'], subresources: ['token'] }),
-  r('', 'v1', 'Pod', 'pods', true, {
-    shortNames: ['po'],
-    categories: ['all'],
-    subresources: ['status', ...POD_CONNECT_SUBRESOURCES],
-  }),
-  r('', 'v1', 'Node', 'nodes', false, { shortNames: ['no'], subresources: ['status'] }),
-  r('', 'v1', 'Event', 'events', true, { shortNames: ['ev'] }),
-  r('', 'v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, {
-    shortNames: ['pvc'],
-    subresources: ['status'],
-  }),
-  r('', 'v1', 'Endpoints', 'endpoints', true, { shortNames: ['ep'] }),
-  r('apps', 'v1', 'Deployment', 'deployments', true, {
-    shortNames: ['deploy'],
-    categories: ['all'],
-    subresources: ['status', 'scale'],
-  }),
-  r('apps', 'v1', 'ReplicaSet', 'replicasets', true, {
-    shortNames: ['rs'],
-    categories: ['all'],
-    subresources: ['status', 'scale'],
-  }),
-  r('apps', 'v1', 'StatefulSet', 'statefulsets', true, {
-    shortNames: ['sts'],
-    categories: ['all'],
-    subresources: ['status', 'scale'],
-  }),
-  r('apps', 'v1', 'DaemonSet', 'daemonsets', true, {
-    shortNames: ['ds'],
-    categories: ['all'],
-    subresources: ['status'],
-  }),
-  r('apps', 'v1', 'ControllerRevision', 'controllerrevisions', true),
-  r('batch', 'v1', 'Job', 'jobs', true, { categories: ['all'], subresources: ['status'] }),
-  r('batch', 'v1', 'CronJob', 'cronjobs', true, {
-    shortNames: ['cj'],
-    categories: ['all'],
-    subresources: ['status'],
-  }),
-  r('autoscaling', 'v2', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', true, {
-    shortNames: ['hpa'],
-    categories: ['all'],
-    subresources: ['status'],
-  }),
-  r('autoscaling', 'v1', 'HorizontalPodAutoscaler', 'horizontalpodautoscalers', true, {
-    shortNames: ['hpa'],
-    categories: ['all'],
-    subresources: ['status'],
-    storage: { group: 'autoscaling', plural: 'horizontalpodautoscalers' },
-  }),
-  r('networking.k8s.io', 'v1', 'Ingress', 'ingresses', true, {
-    shortNames: ['ing'],
-    subresources: ['status'],
-  }),
-  r('networking.k8s.io', 'v1', 'IngressClass', 'ingressclasses', false),
-  r('networking.k8s.io', 'v1', 'NetworkPolicy', 'networkpolicies', true, { shortNames: ['netpol'] }),
-  r('policy', 'v1', 'PodDisruptionBudget', 'poddisruptionbudgets', true, {
-    shortNames: ['pdb'],
-    subresources: ['status'],
-  }),
-  r('coordination.k8s.io', 'v1', 'Lease', 'leases', true),
-  r('discovery.k8s.io', 'v1', 'EndpointSlice', 'endpointslices', true),
-  r('events.k8s.io', 'v1', 'Event', 'events', true, {
-    shortNames: ['ev'],
-    storage: { group: '', plural: 'events' },
-  }),
-  r('apiextensions.k8s.io', 'v1', 'CustomResourceDefinition', 'customresourcedefinitions', false, {
-    shortNames: ['crd', 'crds'],
-    categories: ['api-extensions'],
-    subresources: ['status'],
-  }),
-  r('rbac.authorization.k8s.io', 'v1', 'Role', 'roles', true),
-  r('rbac.authorization.k8s.io', 'v1', 'RoleBinding', 'rolebindings', true),
-  r('rbac.authorization.k8s.io', 'v1', 'ClusterRole', 'clusterroles', false),
-  r('rbac.authorization.k8s.io', 'v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
-  r('authentication.k8s.io', 'v1', 'TokenReview', 'tokenreviews', false, {
-    verbs: ['create'],
-    virtual: true,
-  }),
-  r('authorization.k8s.io', 'v1', 'SubjectAccessReview', 'subjectaccessreviews', false, {
-    verbs: ['create'],
-    virtual: true,
-  }),
-];
+/** The rule table of a built-in kind by `apiVersion/Kind` ("apps/v1/Deployment", "v1/Pod"). */
+export const BUILTIN_RULES: ReadonlyMap<string, RuleTable> = new Map(
+  BUILTIN_KINDS.map((k) => [`${apiVersionOf(k)}/${k.kind}`, k.rules]),
+);
+
+/**
+ * By kind name, as the objects' `kind` and the table printer look them up: the kinds served at
+ * two versions or in two groups (HorizontalPodAutoscaler, Event) have the same columns and
+ * defaults at each (kinds.spec.ts checks).
+ */
+function byKindName<T>(pick: (k: BuiltinKind) => T | undefined): ReadonlyMap<string, T> {
+  const out = new Map<string, T>();
+  for (const k of BUILTIN_KINDS) {
+    const value = pick(k);
+    if (value !== undefined) out.set(k.kind, value);
+  }
+  return out;
+}
+
+/** Printed columns by kind name. */
+export const BUILTIN_COLUMNS: ReadonlyMap<string, ColumnSpec[]> = byKindName((k) => k.columns);
+
+/** Defaults by kind name (applied to built-in objects on create and update). */
+export const BUILTIN_DEFAULTS: ReadonlyMap<string, Defaulter> = byKindName((k) => k.defaults);
 
 /** The key a resource's objects are stored under ("apps/deployments", "/configmaps"). */
 export function storageKey(info: ResourceInfo): string {
@@ -152,33 +79,16 @@ export function isStorageForm(info: ResourceInfo): boolean {
   return !info.storage;
 }
 
+/** `group/Kind` of the kinds whose record says they track metadata.generation. */
+const GENERATION_KINDS = new Set(
+  BUILTIN_KINDS.filter((k) => k.generation).map((k) => `${k.group}/${k.kind}`),
+);
+
 /**
- * Kinds whose registry strategy sets metadata.generation to 1 on create and bumps it when the
- * spec changes (PrepareForCreate/PrepareForUpdate in kubernetes pkg/registry, plus CRDs and
+ * Whether the kind's registry strategy sets metadata.generation to 1 on create and bumps it when
+ * the spec changes (PrepareForCreate/PrepareForUpdate in kubernetes pkg/registry, plus CRDs and
  * custom resources). Others keep whatever generation they were created with, never bumped.
  */
-const GENERATION_KINDS = new Set([
-  '/Pod',
-  '/PodTemplate',
-  '/ReplicationController',
-  'apps/Deployment',
-  'apps/ReplicaSet',
-  'apps/StatefulSet',
-  'apps/DaemonSet',
-  'batch/Job',
-  'batch/CronJob',
-  'autoscaling/HorizontalPodAutoscaler',
-  'networking.k8s.io/Ingress',
-  'networking.k8s.io/IngressClass',
-  'networking.k8s.io/NetworkPolicy',
-  'policy/PodDisruptionBudget',
-  'discovery.k8s.io/EndpointSlice',
-  'scheduling.k8s.io/PriorityClass',
-  'apiextensions.k8s.io/CustomResourceDefinition',
-  'admissionregistration.k8s.io/ValidatingWebhookConfiguration',
-  'admissionregistration.k8s.io/MutatingWebhookConfiguration',
-]);
-
 export function tracksGeneration(info: ResourceInfo): boolean {
   return Boolean(info.crd) || GENERATION_KINDS.has(`${info.group}/${info.kind}`);
 }

@@ -30,17 +30,28 @@ import { route } from '../http/router.js';
 import { Store } from '../store/store.js';
 import { loadOrCreateTls, servingSans } from './tls.js';
 import { WatchHub } from '../http/watch.js';
-import { workloadSimulator, type SimulatorOptions } from '../simulator/index.js';
 
-export interface ServerOptions {
+/**
+ * Makes the workload simulator from its options: libs/simulator's `workloadSimulator`. The server
+ * does not import it (it runs without one); whoever starts a server that simulates passes it in.
+ */
+export type WorkloadSimulatorFactory<S> = (options?: S) => ServerController;
+
+/** `S`: the simulator's options (libs/simulator's SimulatorOptions), inferred from `simulator`. */
+export interface ServerOptions<S = unknown> {
   host?: string;
   port?: number;
   stateDir: string;
   historyWindow?: number;
-  /** Plays the workload controllers and a kubelet so Deployments, Jobs, ... become ready (no containers run). */
+  /**
+   * Plays the workload controllers and a kubelet so Deployments, Jobs, ... become ready (no
+   * containers run): runs `simulator(simulation)` once the server listens, and /version says so.
+   */
   simulateWorkloads?: boolean;
   /** Timings of the simulation (ready delay, node name), when simulateWorkloads is on. */
-  simulation?: SimulatorOptions;
+  simulation?: S;
+  /** What simulateWorkloads runs (`workloadSimulator` from #simulator); required with it. */
+  simulator?: WorkloadSimulatorFactory<S>;
   logger?: (entry: Record<string, unknown>) => void;
   /** What the server's own waits are timed on (a watch waiting for a resourceVersion); the wall clock by default. */
   clock?: Clock;
@@ -64,7 +75,9 @@ interface Internals {
 const internals = new WeakMap<RunningServer, Internals>();
 const PUBLIC_PATHS = /^\/(healthz|readyz|livez|version)(\/.*)?$/;
 
-export async function startServer(options: ServerOptions): Promise<RunningServer> {
+export async function startServer<S>(options: ServerOptions<S>): Promise<RunningServer> {
+  if (options.simulateWorkloads && !options.simulator)
+    throw new Error('startServer: simulateWorkloads needs a simulator (workloadSimulator from #simulator)');
   const log: Logger = options.logger ?? (() => undefined);
   mkdirSync(options.stateDir, { recursive: true, mode: 0o700 });
   const tls = loadOrCreateTls(options.stateDir, servingSans(options.host));
@@ -207,7 +220,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
   };
   internals.set(running, { objects, controllers, log });
-  if (options.simulateWorkloads) await registerController(running, workloadSimulator(options.simulation));
+  if (options.simulateWorkloads && options.simulator)
+    await registerController(running, options.simulator(options.simulation));
   return running;
 }
 

@@ -1,20 +1,12 @@
 /**
- * The printed columns of every built-in kind (what `kubectl get` shows), put
- * together from the per-group lists, plus the fallbacks for kinds without a printer.
+ * The printed columns of a resource: each built-in kind's are in its record (resources/kinds.ts,
+ * from the per-group printers in columns-*.ts); these are the fallbacks for kinds without one.
  */
 import { AGE, CREATED, NAME, type ColumnSpec } from './column-helpers.js';
-import { CORE_COLUMNS } from './columns-core.js';
-import { OTHER_COLUMNS } from './columns-other.js';
-import { WORKLOAD_COLUMNS } from './columns-workloads.js';
 
 export type { ColumnSpec } from './column-helpers.js';
-
-/** Columns per built-in kind, as kube-apiserver's printers define them (what `kubectl get` shows). */
-export const BUILTIN_COLUMNS: Record<string, ColumnSpec[]> = {
-  ...CORE_COLUMNS,
-  ...WORKLOAD_COLUMNS,
-  ...OTHER_COLUMNS,
-};
+/** Columns per built-in kind name, as kube-apiserver's printers define them (what `kubectl get` shows). */
+export { BUILTIN_COLUMNS } from '../resources/builtin.js';
 
 /** Resources without a printer get Name and Created At, as kube's default table convertor does. */
 export const DEFAULT_COLUMNS: ColumnSpec[] = [NAME, CREATED];

@@ -42,7 +42,7 @@ export function columnsFor(info: ResourceInfo, crds: CrdManager): ColumnSpec[] {
     const nameCol = CRD_DEFAULT_COLUMNS[0];
     return custom ? [nameCol, ...custom.map(crdColumn)] : CRD_DEFAULT_COLUMNS;
   }
-  return BUILTIN_COLUMNS[info.kind] ?? DEFAULT_COLUMNS;
+  return BUILTIN_COLUMNS.get(info.kind) ?? DEFAULT_COLUMNS;
 }
 
 function rowObject(obj: StoredObject, includeObject: string): unknown {

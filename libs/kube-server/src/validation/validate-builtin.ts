@@ -1,10 +1,20 @@
 /** Schema + semantic validation and unknown-field detection for built-in kinds. */
 import { type GroupVersionKind } from '#kube-core';
-import { type BuiltinKind, requireBuiltinKind } from './builtin-kinds.js';
+import { type BuiltinKind, findBuiltinKind } from '../resources/builtin.js';
 import { unknownFieldsOfModel } from './builtin-unknown-fields.js';
 import { type FieldCause, dedupe } from './field-errors.js';
 import { type SchemaError, schemaErrorsToCauses } from './schema-errors.js';
 import { type Obj, validateMetadataMaps } from './checks/meta-checks.js';
+
+/** The record of a built-in kind (resources/kinds.ts); throws for a kind the server does not serve. */
+function requireBuiltinKind(gvk: GroupVersionKind): BuiltinKind {
+  const found = findBuiltinKind(gvk);
+  if (!found) {
+    const apiVersion = gvk.group ? `${gvk.group}/${gvk.version}` : gvk.version;
+    throw new Error(`no built-in schema for kind ${gvk.kind} in ${apiVersion}`);
+  }
+  return found;
+}
 
 function isSchemaFailure(err: unknown): err is { errors: SchemaError[] } {
   return typeof err === 'object' && err !== null && Array.isArray((err as { errors?: unknown }).errors);

@@ -1,5 +1,6 @@
 import { ACTORS } from '#api';
 import { startServer, type RunningServer } from '#kube-server';
+import { workloadSimulator } from '#simulator';
 import { EXIT } from '../../output/exit-codes.js';
 import { UserError } from '../../output/user-error.js';
 import {
@@ -57,6 +58,7 @@ export async function runServer(flags: ServerFlags): Promise<number> {
     stateDir: flags.stateDir,
     historyWindow: flags.historyWindow,
     simulateWorkloads: flags.simulateWorkloads,
+    simulator: workloadSimulator,
     logger: logLine,
   }).catch((err: unknown) => {
     throw startError(err, flags);

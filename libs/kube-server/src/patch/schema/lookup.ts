@@ -1,13 +1,7 @@
 /** Field rules for one kind, looked up by schema path. */
 import { apiVersionOf, type GroupVersionKind } from '#kube-core';
-import {
-  BUILT_IN_GROUPS,
-  BUILT_IN_RULES,
-  OBJECT_META,
-  type FieldRule,
-  type ListRule,
-  type RuleTable,
-} from './rules.js';
+import { BUILTIN_RULES } from '../../resources/builtin.js';
+import { BUILT_IN_GROUPS, OBJECT_META, type FieldRule, type ListRule, type RuleTable } from './rules.js';
 
 export interface TypeSchema {
   readonly gvk: GroupVersionKind;
@@ -43,7 +37,7 @@ export function schemaFor(gvk: GroupVersionKind, rules?: RuleTable): TypeSchema 
   }
   const id = `${apiVersionOf(gvk)}/${gvk.kind}`;
   let schema = schemas.get(id);
-  if (!schema) schemas.set(id, (schema = buildSchema(own, BUILT_IN_RULES[id] ?? {})));
+  if (!schema) schemas.set(id, (schema = buildSchema(own, BUILTIN_RULES.get(id) ?? {})));
   return schema;
 }
 

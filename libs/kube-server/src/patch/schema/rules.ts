@@ -1,10 +1,10 @@
 /**
- * The list and map semantics of the built-in kinds, the single data table behind strategic
- * merge patch (`x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key`) and
- * server-side apply (`x-kubernetes-list-type` / `list-map-keys` / `map-type`), keyed by
- * `apiVersion/Kind` and a field path. Paths join field names with dots and mark list items
- * with `[]`: `spec.template.spec.containers[].ports`. A list missing here is atomic for
- * both (the Kubernetes default for a list without tags, e.g. `tolerations`, `args`).
+ * The list and map semantics of the built-in kinds, the building blocks of the rule tables
+ * behind strategic merge patch (`x-kubernetes-patch-strategy` / `x-kubernetes-patch-merge-key`)
+ * and server-side apply (`x-kubernetes-list-type` / `list-map-keys` / `map-type`): each kind's
+ * table is in its record in resources/kinds.ts, keyed by a field path. Paths join field names
+ * with dots and mark list items with `[]`: `spec.template.spec.containers[].ports`. A list
+ * missing from a kind's table is atomic for both (the Kubernetes default for a list without tags, e.g. `tolerations`, `args`).
  * Values follow the Kubernetes 1.32 OpenAPI.
  */
 
@@ -33,7 +33,7 @@ export interface MapRule {
 export type FieldRule = ListRule | MapRule;
 export type RuleTable = Record<string, FieldRule>;
 
-function keyed(
+export function keyed(
   mergeKey: string,
   mapKeys: string[] = [mergeKey],
   keyDefaults?: Record<string, unknown>,
@@ -48,14 +48,14 @@ function keyed(
   };
 }
 /** A list SSA treats as associative but SMP replaces (no patch strategy in the Go tags). */
-function keyedForApplyOnly(mapKeys: string[]): ListRule {
+export function keyedForApplyOnly(mapKeys: string[]): ListRule {
   return { kind: 'list', strategy: 'replace', listType: 'map', mapKeys };
 }
-const primitiveSet: ListRule = { kind: 'list', strategy: 'merge', listType: 'set' };
-const atomicMap: MapRule = { kind: 'map', mapType: 'atomic' };
-const retainKeysStruct: MapRule = { kind: 'map', mapType: 'granular', retainKeys: true };
+export const primitiveSet: ListRule = { kind: 'list', strategy: 'merge', listType: 'set' };
+export const atomicMap: MapRule = { kind: 'map', mapType: 'atomic' };
+export const retainKeysStruct: MapRule = { kind: 'map', mapType: 'granular', retainKeys: true };
 
-function under(prefix: string, table: RuleTable): RuleTable {
+export function under(prefix: string, table: RuleTable): RuleTable {
   return Object.fromEntries(Object.entries(table).map(([path, rule]) => [`${prefix}.${path}`, rule]));
 }
 
@@ -73,7 +73,7 @@ const CONTAINER: RuleTable = {
   'resources.claims': keyedForApplyOnly(['name']),
 };
 
-const POD_SPEC: RuleTable = {
+export const POD_SPEC: RuleTable = {
   ...Object.fromEntries(
     ['containers', 'initContainers', 'ephemeralContainers'].flatMap((list) => [
       [list, keyed('name')],
@@ -88,11 +88,11 @@ const POD_SPEC: RuleTable = {
   resourceClaims: { ...keyed('name'), retainKeys: true },
 };
 
-const POD_TEMPLATE: RuleTable = { ...under('spec', POD_SPEC) };
-const CONDITIONS = keyed('type');
+export const POD_TEMPLATE: RuleTable = { ...under('spec', POD_SPEC) };
+export const CONDITIONS = keyed('type');
 
 /** Kinds with a pod template at `spec.template`, a label selector and conditions. */
-function workload(extra: RuleTable = {}): RuleTable {
+export function workload(extra: RuleTable = {}): RuleTable {
   return {
     ...under('spec.template', POD_TEMPLATE),
     'spec.selector': atomicMap,
@@ -100,46 +100,6 @@ function workload(extra: RuleTable = {}): RuleTable {
     ...extra,
   };
 }
-
-const HPA: RuleTable = { 'status.conditions': CONDITIONS };
-
-export const BUILT_IN_RULES: Record<string, RuleTable> = {
-  'v1/Pod': {
-    ...under('spec', POD_SPEC),
-    'status.conditions': CONDITIONS,
-    'status.podIPs': keyed('ip'),
-    'status.hostIPs': keyed('ip'),
-  },
-  'v1/PodTemplate': under('template', POD_TEMPLATE),
-  'v1/ReplicationController': { ...under('spec.template', POD_TEMPLATE), 'status.conditions': CONDITIONS },
-  'v1/Service': {
-    'spec.ports': keyed('port', ['port', 'protocol'], { protocol: 'TCP' }),
-    'spec.selector': atomicMap,
-    'status.conditions': CONDITIONS,
-  },
-  'v1/ServiceAccount': { secrets: keyed('name') },
-  'v1/Namespace': { 'status.conditions': CONDITIONS },
-  'v1/PersistentVolumeClaim': { 'spec.selector': atomicMap, 'status.conditions': CONDITIONS },
-  'v1/Node': { 'status.conditions': CONDITIONS, 'status.addresses': keyed('type') },
-  'apps/v1/Deployment': workload({ 'spec.strategy': retainKeysStruct }),
-  'apps/v1/ReplicaSet': workload(),
-  'apps/v1/StatefulSet': workload(),
-  'apps/v1/DaemonSet': workload(),
-  'batch/v1/Job': {
-    ...under('spec.template', POD_TEMPLATE),
-    'spec.selector': atomicMap,
-    // Job conditions merge by type in SMP but are atomic for apply.
-    'status.conditions': { kind: 'list', strategy: 'merge', mergeKey: 'type', listType: 'atomic' },
-  },
-  'batch/v1/CronJob': {
-    ...under('spec.jobTemplate.spec.template', POD_TEMPLATE),
-    'spec.jobTemplate.spec.selector': atomicMap,
-  },
-  'autoscaling/v2/HorizontalPodAutoscaler': HPA,
-  'autoscaling/v1/HorizontalPodAutoscaler': {},
-  'policy/v1/PodDisruptionBudget': { 'spec.selector': atomicMap, 'status.conditions': CONDITIONS },
-  'apiextensions.k8s.io/v1/CustomResourceDefinition': { 'status.conditions': keyedForApplyOnly(['type']) },
-};
 
 /** API groups served by Go structs in kube-apiserver: strategic merge patch works for these only. */
 export const BUILT_IN_GROUPS = new Set([
