@@ -66,7 +66,7 @@ export function pinnedSources(
 }
 
 const targetKeys = (p: StoredPart, namespace: string) =>
-  traitTargetIndexFunc({ metadata: { namespace }, spec: p.spec } as KubeObject);
+  traitTargetIndexFunc({ metadata: { namespace }, spec: p.spec } as Trait);
 
 /** A stored part as the join takes it: the live object's identity (if any) with the stored spec and its generation. */
 function asLive(p: StoredPart, live: KubeObject | undefined, namespace: string): KubeObject {
