@@ -53,7 +53,7 @@ export class ApplicationsService {
    * the API may not read is reported on its object, not as a failed request.
    */
   async resources(namespace: string, name: string) {
-    const app = this.get(namespace, name) as unknown as Application;
+    const app = this.get(namespace, name) as Application;
     const items = [];
     for (const ref of app.status?.appliedResources ?? []) {
       let object: KubeObject | undefined;
@@ -84,7 +84,7 @@ export class ApplicationsService {
 
   /** Events about the application or any object it applied, oldest first. */
   events(namespace: string, name: string) {
-    const app = this.get(namespace, name) as unknown as Application;
+    const app = this.get(namespace, name) as Application;
     const about = new Set([
       `Application/${name}`,
       ...(app.status?.appliedResources ?? [])
@@ -110,7 +110,7 @@ export class ApplicationsService {
   }
 
   revisions(namespace: string, name: string) {
-    const app = this.get(namespace, name) as unknown as Application;
+    const app = this.get(namespace, name) as Application;
     const current = app.status?.latestRevision?.revision;
     const items = this.revisionObjects(namespace, name)
       .map((r) => {

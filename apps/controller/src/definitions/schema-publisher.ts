@@ -32,7 +32,7 @@ export class SchemaPublisher implements Reconciler {
     if (!def || def.metadata?.deletionTimestamp) return;
     let schema: Record<string, unknown>;
     try {
-      schema = await parameterOpenApiSchema(def as unknown as Definition, this.renderer().compiler);
+      schema = await parameterOpenApiSchema(def as Definition, this.renderer().compiler);
     } catch (err) {
       if (!(err instanceof RenderErrors)) throw err;
       ctx.log.warn('parameter schema not published: the definition does not compile', { error: err.message });
