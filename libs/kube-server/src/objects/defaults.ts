@@ -124,7 +124,7 @@ const WORKLOAD_DEFAULTS: Record<string, (spec: JsonObject) => void> = {
  * on create and update, like the real defaulting on decode.
  */
 export function applyBuiltinDefaults(object: StoredObject): void {
-  const root = object as unknown as JsonObject;
+  const root: JsonObject = object;
   switch (object.kind) {
     case 'Namespace':
       object.metadata.labels = {
