@@ -35,9 +35,21 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
+  },
+  {
+    // The workload simulator is being typed as it moves to libs/simulator (its own lib, #simulator).
+    files: ['libs/kube-server/src/simulator/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // Not typed yet: the specs and end-to-end suites still read responses through `any`
+    // (about 280 uses, most in test/). Each file that is typed can leave this list;
+    // a fixture where `any` is the honest type keeps a one-line disable saying why.
+    files: ['test/**', '**/*.spec.ts', '**/*.e2e.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // The web page (apps/web) runs in a browser.

@@ -350,7 +350,9 @@ export const suite: BenchSuite = {
         await apps.apply(app(i, image), { fieldManager: 'bench', force: true });
         await eventually(
           async () => {
-            const d = (await deployments.get(NS, `app-${i}`)) as { spec?: any };
+            const d = (await deployments.get(NS, `app-${i}`)) as {
+              spec?: { template?: { spec?: { containers?: { image?: string }[] } } };
+            };
             return d.spec?.template?.spec?.containers?.[0]?.image === image;
           },
           `app-${i} to be updated`,

@@ -94,7 +94,6 @@ export class ApplicationsService {
     const items = this.cluster
       .informer(EVENTS)
       .indexer.byIndex(NAMESPACE_INDEX, namespace)
-      .map((e) => e as Record<string, any>)
       .filter((e) => about.has(`${e.involvedObject?.kind}/${e.involvedObject?.name}`))
       .map((e) => ({
         type: e.type,
