@@ -1,17 +1,15 @@
 /** CPU time of processes and threads from /proc (Linux), for benchmarks that measure from outside. */
 import { readdirSync, readFileSync } from 'node:fs';
+import { statCpuMs } from '#kube-core';
 
-/** User + system CPU in ms from a /proc stat file (fields 14 and 15 of proc(5), in 10 ms ticks). */
-function statCpuMs(path: string): number {
-  const stat = readFileSync(path, 'utf8');
-  // Counted from after the command name, which may itself hold spaces and parentheses.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** User + system CPU in ms from a /proc stat file (the renderer's parser, which limits evaluations by it). */
+function statFileCpuMs(path: string): number {
+  return statCpuMs(readFileSync(path, 'utf8'));
 }
 
 /** CPU time (user + sys) a process used so far, in ms. */
 export function cpuMs(pid: number): number {
-  return statCpuMs(`/proc/${pid}/stat`);
+  return statFileCpuMs(`/proc/${pid}/stat`);
 }
 
 /** CPU time (user + sys) of each thread of a process so far, in ms, by thread id. */
@@ -19,7 +17,7 @@ export function threadCpuMs(pid: number): Map<number, number> {
   const out = new Map<number, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
-      out.set(Number(tid), statCpuMs(`/proc/${pid}/task/${tid}/stat`));
+      out.set(Number(tid), statFileCpuMs(`/proc/${pid}/task/${tid}/stat`));
     } catch {
       // the thread ended meanwhile
     }

@@ -27,6 +27,17 @@ import { RUNAWAYS, type Runaway } from './runaways.js';
  */
 const CALM = 'calm';
 
+/** `--kinds a,b`: only these runaways (default all). */
+function chosenRunaways(): readonly Runaway[] {
+  const i = process.argv.indexOf('--kinds');
+  if (i < 0) return RUNAWAYS;
+  const wanted = new Set(process.argv[i + 1]?.split(','));
+  return RUNAWAYS.filter((r) => wanted.has(r.kind));
+}
+
+/** Progress on stderr: each runaway takes up to a minute. */
+const progress = (line: string) => process.stderr.write(`containment: ${line}\n`);
+
 const healthyApp = (name: string): KubeObject => ({
   apiVersion: 'core.oam.dev/v1beta1',
   kind: 'Application',
@@ -165,7 +176,8 @@ export const suite: BenchSuite = {
       const leaderAtStart = await leader();
       const resettable = resetPeakRss(controller.pid!);
 
-      for (const runaway of RUNAWAYS) {
+      for (const runaway of chosenRunaways()) {
+        progress(`${runaway.kind}: applying`);
         const ns = `tenant-${runaway.kind}`;
         await namespace(ns);
         for (const d of runaway.definitions(ns))
@@ -176,7 +188,12 @@ export const suite: BenchSuite = {
         const probe = healthProbe(port);
         for (const a of runaway.apps(ns)) await apps.apply(a, { fieldManager: 'bench', force: true });
         const during = await converge();
+        progress(
+          `${runaway.kind}: a healthy app converged in ${during.toFixed(1)} s (alone ${alone.toFixed(1)} s)`,
+        );
         const reported = await limitReported(apps, ns, runaway);
+        progress(`${runaway.kind}: ${reported ?? 'no limit reported'}`);
+        if (!reported) progress(`the controller's last output:\n${out.slice(-3000)}`);
         const metrics = await scrape(port);
         const health = await probe.stop();
         const rss = peakRss(controller.pid!);
@@ -214,7 +231,8 @@ export const suite: BenchSuite = {
         unit: 'bool',
         detail: `${leaderAtStart} → ${await leader()}`,
       });
-      results.push(...renderRunaways(dir));
+      progress('oam render of each runaway');
+      results.push(...renderRunaways(dir, chosenRunaways()));
       return results;
     } finally {
       for (const c of children) await stopChild(c);
@@ -239,7 +257,7 @@ async function limitReported(
           return rendered?.message && /limit/.test(rendered.message) ? rendered.message : undefined;
         },
         `${a.metadata!.name} to report its limit`,
-        { timeoutMs: 300_000, intervalMs: 250 },
+        { timeoutMs: 120_000, intervalMs: 250 },
       ).catch(() => undefined),
     ),
   );
@@ -247,23 +265,25 @@ async function limitReported(
 }
 
 /** `oam render` of each runaway: seconds until it answers, with its exit code and first error line. */
-function renderRunaways(dir: string): BenchResult[] {
-  return RUNAWAYS.filter((r) => r.kind !== 'two-at-once').map((runaway) => {
-    const file = join(dir, `${runaway.kind}.yaml`);
-    const docs = [...runaway.definitions('default'), ...runaway.apps('default')];
-    writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
-    const t0 = performance.now();
-    const run = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'oam.js'), 'render', '-f', file], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 2 ** 20,
+function renderRunaways(dir: string, runaways: readonly Runaway[]): BenchResult[] {
+  return runaways
+    .filter((r) => r.kind !== 'two-at-once')
+    .map((runaway) => {
+      const file = join(dir, `${runaway.kind}.yaml`);
+      const docs = [...runaway.definitions('default'), ...runaway.apps('default')];
+      writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'));
+      const t0 = performance.now();
+      const run = spawnSync(process.execPath, [join(projectRoot(), 'bin', 'oam.js'), 'render', '-f', file], {
+        encoding: 'utf8',
+        maxBuffer: 64 * 2 ** 20,
+      });
+      const seconds = (performance.now() - t0) / 1000;
+      const first = run.stderr.split('\n').find((l) => l.startsWith('error')) ?? '';
+      return {
+        name: `oam render ${runaway.kind}: answered in`,
+        value: seconds,
+        unit: 's',
+        detail: `exit ${run.status}: ${first.slice(-160)}`,
+      };
     });
-    const seconds = (performance.now() - t0) / 1000;
-    const first = run.stderr.split('\n').find((l) => l.startsWith('error')) ?? '';
-    return {
-      name: `oam render ${runaway.kind}: answered in`,
-      value: seconds,
-      unit: 's',
-      detail: `exit ${run.status}: ${first.slice(-160)}`,
-    };
-  });
 }

@@ -14,6 +14,8 @@ export type LimitKind = 'cpu' | 'memory';
 export interface Runaway {
   kind: RunawayKind;
   limit: LimitKind;
+  /** The engine whose workers it occupies. */
+  engine: 'cue' | 'handlebars';
   /** Definitions to create in the tenant's namespace first (none for a built-in). */
   definitions(namespace: string): KubeObject[];
   /** The Applications that run the bomb. */
@@ -78,6 +80,7 @@ export const RUNAWAYS: readonly Runaway[] = [
   {
     kind: 'handlebars-nesting',
     limit: 'cpu',
+    engine: 'handlebars',
     definitions: (ns) => [
       componentDefinition(ns, 'hb-nest', {
         handlebars: {
@@ -94,12 +97,14 @@ export const RUNAWAYS: readonly Runaway[] = [
   {
     kind: 'cue-cpu',
     limit: 'cpu',
+    engine: 'cue',
     definitions: (ns) => [spinDefinition(ns)],
     apps: (ns) => [application(ns, 'spin', 'cue-spin', { n: 3000 })],
   },
   {
     kind: 'cue-memory',
     limit: 'memory',
+    engine: 'cue',
     definitions: (ns) => [componentDefinition(ns, 'cue-hog', { cue: { template: CUE_HOG } })],
     apps: (ns) => [application(ns, 'hog', 'cue-hog', { n: 40 })],
   },
@@ -107,6 +112,7 @@ export const RUNAWAYS: readonly Runaway[] = [
     // The built-in storage trait needs no definition rights: 20,000 emptyDirs (a 0.8 MB app).
     kind: 'builtin-storage',
     limit: 'cpu',
+    engine: 'cue',
     definitions: () => [],
     apps: (ns) => [
       application(ns, 'vols', 'webservice', { image: 'nginx:1.27' }, [
@@ -123,6 +129,7 @@ export const RUNAWAYS: readonly Runaway[] = [
     // Two CPU bombs from one namespace at once: they must not hold every worker.
     kind: 'two-at-once',
     limit: 'cpu',
+    engine: 'cue',
     definitions: (ns) => [spinDefinition(ns)],
     apps: (ns) => [
       application(ns, 'spin-a', 'cue-spin', { n: 3000 }),

@@ -1,6 +1,11 @@
 import { Ajv } from 'ajv';
 import { eventually } from '#kube-core';
 import { ADMIN, ApiPlane, call } from './harness.js';
+import { projectRoot } from '#definitions';
+import { ensureBuilt } from '../support/build.js';
+
+// Handlebars templates render in worker threads that run the compiled engine from dist/.
+beforeAll(() => ensureBuilt(projectRoot()), 240_000);
 
 /** The REST API's catalog against the embedded plane with the controller (which installs the built-ins). */
 let plane: ApiPlane;

@@ -26,6 +26,31 @@ function tempFile(name: string, text: string): string {
   return path;
 }
 
+/** A template that allocates without bound (fifty million fields), and an app using it. */
+const bomb = `apiVersion: core.oam.dev/v1beta1
+kind: ComponentDefinition
+metadata: {name: forever}
+spec:
+  workload: {definition: {apiVersion: v1, kind: ConfigMap}}
+  schematic:
+    cue:
+      template: |
+        import "list"
+        output: {
+          apiVersion: "v1"
+          kind: "ConfigMap"
+          data: {for i in list.Range(0, 50000000, 1) {"k\\(i)": "v"}}
+        }
+---
+apiVersion: core.oam.dev/v1beta1
+kind: Application
+metadata: {name: loop}
+spec:
+  components:
+    - name: spin
+      type: forever
+`;
+
 describe('oam render', () => {
   beforeAll(() => ensureBuilt(root), 240_000);
 
@@ -162,13 +187,60 @@ spec:
     - name: spin
       type: forever
 `;
-    const r = oam(['render', '-o', 'json', '--eval-timeout', '2s', '-f', tempFile('loop.yaml', definition)]);
+    // Only the wall-clock backstop can stop it here: the other limits are far away.
+    const r = oam([
+      'render',
+      '-o',
+      'json',
+      '--eval-timeout',
+      '2s',
+      '--eval-cpu-limit',
+      '1h',
+      '--eval-memory-limit',
+      '3Gi',
+      '-f',
+      tempFile('loop.yaml', definition),
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(
       /^error: .*loop\.yaml:\d+: Application "loop", components\[0\] "spin" \(forever\): ComponentDefinition "forever": evaluation did not finish within \d+ ms/,
     );
     expect(r.stderr).not.toMatch(/goroutine|panic|wasm/);
+  });
+
+  it('names the memory limit a template ran into: exit 1, nothing on stdout', () => {
+    const r = oam(['render', '--eval-memory-limit', '64Mi', '-f', tempFile('bomb.yaml', bomb)]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      /^error: .*bomb\.yaml:\d+: Application "loop", components\[0\] "spin" \(forever\): ComponentDefinition "forever": memory limit 64Mi exceeded\n/,
+    );
+  });
+
+  it('names the CPU-time limit a template ran into', () => {
+    const r = oam([
+      'render',
+      '--eval-cpu-limit',
+      '300ms',
+      '--eval-memory-limit',
+      '3Gi',
+      '-f',
+      tempFile('bomb.yaml', bomb),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/ComponentDefinition "forever": cpu time limit 300ms exceeded\n/);
+  });
+
+  it.each([
+    ['--eval-cpu-limit', 'soon', /--eval-cpu-limit.*duration/],
+    ['--eval-cpu-limit', '0s', /--eval-cpu-limit.*above zero/],
+    ['--eval-memory-limit', 'lots', /--eval-memory-limit.*quantity such as 512Mi/],
+  ])('refuses %s %s, naming the flag: exit 1', (flag, value, message) => {
+    const r = oam(['render', flag, value, '-f', 'examples/hello']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(message);
   });
 
   it('renders what CUE accepts even where a JSON Schema would refuse (`env: *{} | {[string]: string}`)', () => {

@@ -1,4 +1,4 @@
-import { useTarget } from './target.js';
+import { eventually, useTarget } from './target.js';
 
 /** Server-side apply: field ownership per manager, conflicts, force, removal of fields no longer applied. */
 const target = useTarget();
@@ -192,5 +192,206 @@ describe('server-side apply', () => {
       reason: 'BadRequest',
       message: 'invalid object type: /v1, Kind=Secret',
     });
+  });
+});
+
+describe('server-side apply of fields the schema does not declare', () => {
+  const deploymentsPath = (name: string) => `/apis/apps/v1/namespaces/${ns}/deployments/${name}`;
+  function deployment(name: string, podSpec: object = {}, container: object = {}): object {
+    return {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
+      spec: {
+        selector: { matchLabels: { app: name } },
+        template: {
+          metadata: { labels: { app: name } },
+          spec: { ...podSpec, containers: [{ name: 'app', image: 'nginx', ...container }] },
+        },
+      },
+    };
+  }
+  /** SMD cannot make a typed object of it: a bare 500 (no reason) naming the object as sent and the typed path. */
+  const undeclared = (object: string, path: string) => ({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `failed to create typed patch object (${object}): ${path}: field not declared in schema`,
+    code: 500,
+  });
+
+  it.each(['', '&fieldValidation=Strict', '&fieldValidation=Warn', '&fieldValidation=Ignore'])(
+    'refuses a new Deployment whatever fieldValidation says (%s), and stores nothing',
+    async (fieldValidation) => {
+      const res = await apply(
+        deploymentsPath('unknown-new'),
+        deployment('unknown-new', { foo: 1 }),
+        'trait',
+        fieldValidation,
+      );
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual(
+        undeclared('/unknown-new; apps/v1, Kind=Deployment', '.spec.template.spec.foo'),
+      );
+      expect((await target().http.get(deploymentsPath('unknown-new'))).status).toBe(404);
+    },
+  );
+
+  it('refuses the change to an existing Deployment, also in a dry run, and leaves it as it was', async () => {
+    const created = await apply(deploymentsPath('unknown-live'), deployment('unknown-live'), 'trait');
+    expect(created.status).toBe(201);
+    for (const dryRun of ['', '&dryRun=All']) {
+      const res = await apply(
+        deploymentsPath('unknown-live'),
+        deployment('unknown-live', {}, { foo: 1 }),
+        'trait',
+        dryRun,
+      );
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual(
+        undeclared(
+          '/unknown-live; apps/v1, Kind=Deployment',
+          '.spec.template.spec.containers[name="app"].foo',
+        ),
+      );
+    }
+    // Its controller writes status meanwhile; the spec is the one applied first.
+    const live = (await target().http.get(deploymentsPath('unknown-live'))).json();
+    expect(live.metadata.generation).toBe(1);
+    expect(live.spec.template.spec.containers).toEqual(created.body.spec.template.spec.containers);
+  });
+
+  it('names the metadata field and the top-level field of a ConfigMap, with the namespace as sent', async () => {
+    const meta = await apply(cm('unknown-meta'), { ...configMap('unknown-meta', {}), foo: 1 }, 'trait');
+    expect(meta.body).toEqual(undeclared('/unknown-meta; /v1, Kind=ConfigMap', '.foo'));
+    const body = configMap('unknown-meta', {}) as { metadata: object };
+    const named = await apply(
+      cm('unknown-meta'),
+      { ...body, metadata: { ...body.metadata, namespace: ns, foo: 'x' } },
+      'trait',
+    );
+    expect(named.status).toBe(500);
+    expect(named.body).toEqual(undeclared(`${ns}/unknown-meta; /v1, Kind=ConfigMap`, '.metadata.foo'));
+  });
+
+  it('a create or merge patch with the same field drops it with a warning instead', async () => {
+    const res = await target().http.patch(deploymentsPath('unknown-live'), 'application/merge-patch+json', {
+      spec: { template: { spec: { foo: 1 } } },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.warning).toBe('299 - "unknown field \\"spec.template.spec.foo\\""');
+    expect(res.json().spec.template.spec.foo).toBeUndefined();
+  });
+});
+
+describe('an object whose managedFields were reset', () => {
+  it('stays without them through updates; the first apply gives its other fields to before-first-apply', async () => {
+    const http = target().http;
+    await http.post(`/api/v1/namespaces/${ns}/configmaps`, configMap('reset', { a: '1' }));
+    const reset = await http.patch(cm('reset'), 'application/merge-patch+json', {
+      metadata: { managedFields: [{}] },
+    });
+    expect(reset.json().metadata.managedFields).toBeUndefined();
+    const updated = await http.patch(cm('reset'), 'application/merge-patch+json', { data: { b: '2' } });
+    expect(updated.json().data).toEqual({ a: '1', b: '2' });
+    expect(updated.json().metadata.managedFields).toBeUndefined();
+    const applied = await apply(cm('reset'), configMap('reset', { c: '3' }), 'mgr-a');
+    expect(owners(applied.body)).toEqual({
+      'mgr-a/Apply': ['f:c'],
+      'before-first-apply/Update': ['.', 'f:a', 'f:b'],
+    });
+  });
+});
+
+describe('server-side apply of a custom resource with keyed lists', () => {
+  let things: string;
+  beforeAll(async () => {
+    const t = target();
+    const group = `${t.unique('things')}.conformance.example.com`;
+    const item = {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string' }, port: { type: 'integer', default: 80 }, v: { type: 'string' } },
+    };
+    const created = await t.http.post('/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: `things.${group}` },
+      spec: {
+        group,
+        scope: 'Namespaced',
+        names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    properties: {
+                      items: {
+                        type: 'array',
+                        'x-kubernetes-list-type': 'map',
+                        'x-kubernetes-list-map-keys': ['name', 'port'],
+                        items: item,
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    t.defer(async () => {
+      await t.http.delete(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.${group}`);
+    });
+    await eventually(
+      async () => (await t.http.get(`/apis/${group}/v1`)).status === 200 || undefined,
+      'Things served',
+    );
+    things = `/apis/${group}/v1/namespaces/${ns}/things`;
+  }, 30_000);
+
+  const thing = (items: object[]) => ({
+    apiVersion: things.split('/').slice(2, 4).join('/'),
+    kind: 'Thing',
+    metadata: { name: 'x' },
+    spec: { items },
+  });
+
+  it('merges the items two managers apply by their keys, each owning its own', async () => {
+    await apply(`${things}/x`, thing([{ name: 'one', v: '1' }]), 'mgr-a');
+    const res = await apply(`${things}/x`, thing([{ name: 'two', port: 81, v: '2' }]), 'mgr-b');
+    expect(res.status).toBe(200);
+    expect(res.body.spec.items).toEqual([
+      { name: 'one', port: 80, v: '1' },
+      { name: 'two', port: 81, v: '2' },
+    ]);
+    const fields = Object.fromEntries(
+      res.body.metadata.managedFields.map((m: any) => [
+        m.manager,
+        Object.keys(m.fieldsV1['f:spec']['f:items']),
+      ]),
+    );
+    expect(fields).toEqual({
+      'mgr-a': ['k:{"name":"one","port":80}'],
+      'mgr-b': ['k:{"name":"two","port":81}'],
+    });
+  });
+
+  it('names an undeclared field of an item by the item’s keys', async () => {
+    const res = await apply(`${things}/x`, thing([{ name: 'one', v: '1', foo: 1 }]), 'mgr-a');
+    expect(res.status).toBe(500);
+    expect(res.body.message).toBe(
+      `failed to create typed patch object (/x; ${thing([]).apiVersion}, Kind=Thing): .spec.items[name="one",port=80].foo: field not declared in schema`,
+    );
   });
 });

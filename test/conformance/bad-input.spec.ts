@@ -206,6 +206,29 @@ describe('unknown fields', () => {
     expect(res.json().bogus).toBeUndefined();
   });
 
+  it.each([
+    ['POST', 'CreateOptions'],
+    ['PUT', 'UpdateOptions'],
+    ['PATCH', 'PatchOptions'],
+  ])('an unknown fieldValidation on %s is 422 Invalid %s', async (method, options) => {
+    const path = method === 'POST' ? cms() : `${cms()}/lenient`;
+    const res = await target().http.request(method, `${path}?fieldValidation=Bogus&fieldManager=m`, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'lenient' } },
+      contentType: method === 'PATCH' ? 'application/apply-patch+yaml' : 'application/json',
+    });
+    const message = 'Unsupported value: "Bogus": supported values: "", "Ignore", "Strict", "Warn"';
+    expect(res.status).toBe(422);
+    expect(res.json()).toMatchObject({
+      message: `${options}.meta.k8s.io "" is invalid: fieldValidation: ${message}`,
+      reason: 'Invalid',
+      details: {
+        group: 'meta.k8s.io',
+        kind: options,
+        causes: [{ reason: 'FieldValueNotSupported', message, field: 'fieldValidation' }],
+      },
+    });
+  });
+
   it('fieldValidation=Ignore drops them silently', async () => {
     const res = await target().http.post(`${cms()}?fieldValidation=Ignore`, {
       metadata: { name: 'ignored' },

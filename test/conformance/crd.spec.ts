@@ -156,6 +156,34 @@ describe('CRD', () => {
     });
   });
 
+  it('server-side apply refuses a field the structural schema does not declare, whatever fieldValidation says', async () => {
+    for (const fieldValidation of ['', '&fieldValidation=Ignore']) {
+      const res = await target().http.patch(
+        `${crd.path(ns, 'applied')}?fieldManager=trait${fieldValidation}`,
+        'application/apply-patch+yaml',
+        widget('applied', { color: 'red', unknown: 1 }, crd.group),
+      );
+      expect(res.status).toBe(500);
+      expect(res.json()).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: `failed to create typed patch object (/applied; ${crd.group}/v1, Kind=Widget): .spec.unknown: field not declared in schema`,
+        code: 500,
+      });
+    }
+    expect((await target().http.get(crd.path(ns, 'applied'))).status).toBe(404);
+    // Below x-kubernetes-preserve-unknown-fields anything goes.
+    const free = await target().http.patch(
+      `${crd.path(ns, 'applied')}?fieldManager=trait`,
+      'application/apply-patch+yaml',
+      widget('applied', { color: 'red', free: { any: { thing: 1 } } }, crd.group),
+    );
+    expect(free.status).toBe(201);
+    expect(free.json().spec.free).toEqual({ any: { thing: 1 } });
+  });
+
   it('prints additionalPrinterColumns in Table output', async () => {
     await target().http.post(crd.path(ns), widget('printed', { color: 'blue', size: 7 }, crd.group));
     const res = await target().http.get(`${crd.path(ns)}?fieldSelector=metadata.name%3Dprinted`, {

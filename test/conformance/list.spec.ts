@@ -211,6 +211,21 @@ describe('resourceVersion on list', () => {
     expect(res.json().message).toMatch(/^Timeout: Too large resource version: 999999999999, current: \d+$/);
   }, 15_000);
 
+  it('a get at a resourceVersion from the future is 504 Timeout "Too large resource version" too (after a short wait)', async () => {
+    const cms = `/api/v1/namespaces/${ns}/configmaps`;
+    await target().http.post(cms, { metadata: { name: 'future-get' } });
+    const res = await target().http.get(`${cms}/future-get?resourceVersion=999999999999`);
+    expect(res.status).toBe(504);
+    expect(res.json()).toMatchObject({
+      reason: 'Timeout',
+      details: {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: 1,
+      },
+    });
+    expect(res.json().message).toMatch(/^Timeout: Too large resource version: 999999999999, current: \d+$/);
+  }, 15_000);
+
   it('a garbage resourceVersion is 400 BadRequest with the parse error', async () => {
     const res = await target().http.get(cmList('resourceVersion=abc'));
     expect(res.status).toBe(400);

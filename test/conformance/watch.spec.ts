@@ -204,3 +204,99 @@ describe('watch', () => {
     });
   }
 });
+
+describe('watch from a resourceVersion the server has not reached', () => {
+  const future = async (path: string) => BigInt(await listRv(path)) + 1_000_000n;
+
+  it('without initial events: the stream opens and waits for changes past it (nothing until timeoutSeconds)', async () => {
+    const res = await target().http.watch(
+      cms(`watch=1&resourceVersion=${await future(cms())}&timeoutSeconds=1`),
+      () => false,
+      8_000,
+    );
+    expect(res.status).toBe(200);
+    expect(res.closedByServer).toBe(true);
+    expect(res.events.filter((e) => e.type !== 'BOOKMARK')).toEqual([]);
+  });
+
+  it('with sendInitialEvents: a short wait, then one ERROR event, 504 Timeout "Too large resource version"', async () => {
+    const rv = await future(cms());
+    const res = await target().http.watch(
+      cms(
+        `watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=${rv}&timeoutSeconds=30`,
+      ),
+      () => false,
+      20_000,
+    );
+    // Not an HTTP error: a 200 stream with one ERROR event, then the server closes it.
+    expect(res.status).toBe(200);
+    expect(res.closedByServer).toBe(true);
+    expect(res.events).toEqual([
+      {
+        type: 'ERROR',
+        object: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: expect.stringMatching(
+            new RegExp(`^Timeout: Too large resource version: ${rv}, current: \\d+$`),
+          ),
+          reason: 'Timeout',
+          details: {
+            causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+            retryAfterSeconds: 1,
+          },
+          code: 504,
+        },
+      },
+    ]);
+  }, 30_000);
+});
+
+describe('watch with sendInitialEvents', () => {
+  it('true: the state now, whatever older resourceVersion was asked (no 410), then the end-of-initial-events BOOKMARK', async () => {
+    const own = await target().namespace('watch-list');
+    const secrets = `/api/v1/namespaces/${own}/secrets`;
+    await target().http.post(secrets, { metadata: { name: 's1' } });
+    const res = await target().http.watch(
+      `${secrets}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=1`,
+      (ev) => ev.some((e) => e.type === 'BOOKMARK'),
+    );
+    expect(summary(res.events)).toEqual(['ADDED s1', 'BOOKMARK']);
+    expect(res.events[1].object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+  });
+
+  it('false: only changes, from now when no resourceVersion is given', async () => {
+    const own = await target().namespace('watch-list');
+    const secrets = `/api/v1/namespaces/${own}/secrets`;
+    await target().http.post(secrets, { metadata: { name: 'before' } });
+    const res = await target().http.watch(
+      `${secrets}?watch=1&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&timeoutSeconds=1`,
+      () => false,
+      8_000,
+    );
+    expect(res.status).toBe(200);
+    expect(res.closedByServer).toBe(true);
+    expect(res.events).toEqual([]);
+  });
+
+  it('without resourceVersionMatch=NotOlderThan is 422', async () => {
+    const res = await target().http.get(cms('watch=1&sendInitialEvents=true&resourceVersion=1'));
+    expect(res.status).toBe(422);
+    expect(res.json()).toMatchObject({
+      message:
+        'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+      reason: 'Invalid',
+      details: {
+        causes: [
+          {
+            reason: 'FieldValueForbidden',
+            message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+            field: 'resourceVersionMatch',
+          },
+        ],
+      },
+    });
+  });
+});

@@ -4,6 +4,10 @@ import { parseAllDocuments } from 'yaml';
 import { projectRoot } from '#definitions';
 import { type KubeObject } from '#kube-core';
 import { ControllerCluster } from './harness.js';
+import { ensureBuilt } from '../support/build.js';
+
+// Handlebars templates render in worker threads that run the compiled engine from dist/.
+beforeAll(() => ensureBuilt(projectRoot()), 240_000);
 
 let cluster: ControllerCluster;
 

@@ -5,6 +5,10 @@ import type { Definition } from '#api';
 import { loadBuiltinDefinitions, projectRoot } from '#definitions';
 import { readInputs } from '../../apps/cli/src/io/read-inputs.js';
 import { formatObjects } from '../../apps/cli/src/output/print-objects.js';
+import { ensureBuilt } from '../support/build.js';
+
+// Handlebars templates render in worker threads that run the compiled engine from dist/.
+beforeAll(() => ensureBuilt(projectRoot()), 240_000);
 
 /**
  * Every example renders, and renders exactly as its golden file says.

@@ -30,12 +30,18 @@ export interface ApiOptions {
   registry?: Registry;
   qps?: number;
   burst?: number;
+  /** Wall-clock backstop of one template evaluation (default 15 s: a preview waits for it). */
+  evalTimeoutMs?: number;
+  /** Most CPU time one template evaluation may use (default: the renderer's). */
+  evalCpuLimitMs?: number;
+  /** Most memory one template evaluation may use, in bytes (default: the renderer's). */
+  evalMemoryLimitBytes?: number;
 }
 
-export type ResolvedApiOptions = Required<
-  Omit<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig' | 'webDir'>
-> &
-  Pick<ApiOptions, 'tokensFile' | 'logger' | 'registry' | 'kubeConfig' | 'webDir'>;
+type OptionalApiOption =
+  'tokensFile' | 'logger' | 'registry' | 'kubeConfig' | 'webDir' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes';
+export type ResolvedApiOptions = Required<Omit<ApiOptions, OptionalApiOption>> &
+  Pick<ApiOptions, OptionalApiOption>;
 
 export const API_OPTIONS = Symbol('API_OPTIONS');
 
@@ -51,6 +57,7 @@ export function resolveApiOptions(options: ApiOptions): ResolvedApiOptions {
     requestTimeoutMs: 30_000,
     qps: 50,
     burst: 100,
+    evalTimeoutMs: 15_000,
     ...(defined as ApiOptions),
   };
 }

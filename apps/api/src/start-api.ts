@@ -1,3 +1,4 @@
+import type { RendererHandle } from '#renderer';
 import 'reflect-metadata';
 import { ACTORS } from '#api';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { ApiModule } from './api.module.js';
 import { AUTHENTICATOR, type Authenticator } from './auth/authenticator.js';
 import { requestPrincipal } from './auth/request-principal.js';
 import { loadTokensFile } from './auth/tokens-file.js';
-import { accessLog, jsonBody, requestTimeout } from './http/middleware.js';
+import { abortOnClose, accessLog, jsonBody, requestTimeout } from './http/middleware.js';
 import { ProblemFilter } from './http/problem.filter.js';
 import { ClusterService } from './kube/cluster.service.js';
 import { resolveApiOptions, type ApiOptions } from './options.js';
@@ -17,6 +18,8 @@ export interface RunningApi {
   /** e.g. http://127.0.0.1:8080 */
   url: string;
   port: number;
+  /** The renderer's worker pools: workers, busy, queued, replaced (a runaway shows as busy). */
+  evaluations(): RendererHandle['stats'];
   stop(): Promise<void>;
 }
 
@@ -44,6 +47,7 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
     app.use(accessLog(log, app.get(ClusterService).manager.registry));
     if (resolved.webDir !== false) app.use(webPage(resolved.webDir ?? defaultWebDir()));
     app.use(requestTimeout(resolved.requestTimeoutMs));
+    app.use(abortOnClose());
     const auth = app.get<Authenticator>(AUTHENTICATOR);
     app.use(jsonBody(resolved.bodyLimitBytes, async (req) => !!(await requestPrincipal(auth, req))));
     app.useGlobalFilters(new ProblemFilter(log));
@@ -56,5 +60,10 @@ export async function startApi(options: ApiOptions): Promise<RunningApi> {
   const { port } = app.getHttpServer().address() as AddressInfo;
   const host = resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host;
   let stopping: Promise<void> | undefined;
-  return { url: `http://${host}:${port}`, port, stop: () => (stopping ??= app.close()) };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    evaluations: () => app.get(ClusterService).renderer.stats,
+    stop: () => (stopping ??= app.close()),
+  };
 }

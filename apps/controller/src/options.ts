@@ -48,6 +48,10 @@ export interface ControllerOptions {
    * healthy before the controller gives up and says so (default 10 min).
    */
   dependsOnTimeoutMs?: number;
+  /** Most CPU time one template evaluation may use (default: the renderer's). */
+  evalCpuLimitMs?: number;
+  /** Most memory one template evaluation may use, in bytes (default: the renderer's). */
+  evalMemoryLimitBytes?: number;
   /** Time for queues, backoff, leader election, dependsOn deadlines (tests inject a FakeClock). */
   clock?: Clock;
   /** What the apply stage applies, and when; default: every component in dependsOn order. */
@@ -62,7 +66,8 @@ export interface LeaderElectionTimings {
   identity?: string;
 }
 
-type Optional = 'logger' | 'registry' | 'metricsPort' | 'clock' | 'workflow';
+type Optional =
+  'logger' | 'registry' | 'metricsPort' | 'clock' | 'workflow' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes';
 export type ResolvedOptions = Required<Omit<ControllerOptions, Optional>> & Pick<ControllerOptions, Optional>;
 
 export const CONTROLLER_OPTIONS = Symbol('CONTROLLER_OPTIONS');

@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import { clusterVersionOf, createRenderer, type RendererHandle } from '#renderer';
 import type { KubeTransport } from '#runtime';
 import { registerRenderCacheMetrics } from './host/render-cache-metrics.js';
+import { registerTemplateWorkerMetrics } from './host/template-worker-metrics.js';
 import { CONTROLLER_OPTIONS, type ResolvedOptions } from './options.js';
 
 /** Template results the controller keeps: enough for 5,000 apps of 3 templates (a few KB each). */
@@ -25,7 +26,10 @@ export const RENDER_CACHE_IDLE_MS = 60_000;
 export class RendererService {
   private current?: RendererHandle;
 
-  constructor(@Inject(CONTROLLER_OPTIONS) private readonly options: Pick<ResolvedOptions, 'clock'>) {}
+  constructor(
+    @Inject(CONTROLLER_OPTIONS)
+    private readonly options: Pick<ResolvedOptions, 'clock' | 'evalCpuLimitMs' | 'evalMemoryLimitBytes'>,
+  ) {}
 
   get handle(): RendererHandle {
     if (!this.current) throw new Error('the renderer is used before the controller started it');
@@ -51,8 +55,11 @@ export class RendererService {
       cacheIdleMs: RENDER_CACHE_IDLE_MS,
       clock: this.options.clock,
       longRunning: true,
+      cpuLimitMs: this.options.evalCpuLimitMs,
+      memoryLimitBytes: this.options.evalMemoryLimitBytes,
     });
     registerRenderCacheMetrics(registry, this.current.renderer.cache);
+    registerTemplateWorkerMetrics(registry, this.current);
   }
 
   async close(): Promise<void> {

@@ -1,16 +1,20 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { APPLICATIONS } from '#api';
+import type { RendererHandle } from '#renderer';
 import { kindId, type Manager } from '#runtime';
 import { ControllerModule } from './controller.module.js';
 import { ControllerRunner } from './controller.runner.js';
 import { ManagerService } from './manager.service.js';
+import { RendererService } from './renderer.service.js';
 import type { ControllerOptions } from './options.js';
 
 export interface RunningController {
   manager: Manager;
   /** Enqueues every Application in scope, as a resync would. */
   resync(): void;
+  /** The template worker pools now (a runaway shows as busy), as the REST API's `evaluations()`. */
+  evaluations(): RendererHandle['stats'];
   /** Resolves when the manager stopped on its own (lost leadership) or after stop(). */
   done: Promise<unknown>;
   stop(): Promise<void>;
@@ -42,6 +46,7 @@ export async function startController(options: ControllerOptions): Promise<Runni
       for (const a of apps?.indexer.list() ?? [])
         runner.controller?.enqueue({ namespace: a.metadata!.namespace!, name: a.metadata!.name! });
     },
+    evaluations: () => app.get(RendererService).handle.stats,
     stop: () => (stopping ??= app.close()),
   };
 }

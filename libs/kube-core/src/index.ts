@@ -2,7 +2,8 @@
  * Kubernetes primitives written once, shared by every other lib: object and
  * meta types, GroupVersionKind/Resource, keys, label and field selectors,
  * owner references and finalizers, stable JSON and hashing, JSON patch and
- * merge patch, YAML as kubectl reads it, the injectable Clock and the polling wait.
+ * merge patch, YAML as kubectl reads it, the injectable Clock, a thread's CPU time (/proc) and
+ * the polling wait.
  */
 export type {
   JsonObject,
@@ -33,6 +34,7 @@ export { semanticEqual, semanticValue } from './json/semantic.js';
 export { applyJsonPatch, JsonPatchError, type JsonPatchErrorCode } from './patch/json-patch.js';
 export { createMergePatch, mergePatch } from './patch/merge-patch.js';
 export { realClock, sleepOn, type Clock, type TimerHandle } from './clock/clock.js';
+export { statCpuMs, threadCpuMs } from './proc/thread-cpu.js';
 export { FakeClock } from './clock/fake-clock.js';
 export { IdleCache, type IdleCacheOptions } from './cache/idle-cache.js';
 export { describeValue, eventually, type EventuallyOptions } from './wait/eventually.js';

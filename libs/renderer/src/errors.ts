@@ -16,6 +16,10 @@ export interface ErrorLocation {
   path?: string;
 }
 
+/**
+ * Whose fault: the user's input, a broken definition, or `timeout`: the evaluation hit one of
+ * its limits (CPU time, memory, output, the wall-clock backstop).
+ */
 export type ErrorSource = 'user' | 'definition' | 'timeout';
 
 export class RenderError extends Error {

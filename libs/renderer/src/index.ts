@@ -17,12 +17,17 @@ export type {
   PatchKeys,
 } from './engines/engine.js';
 export { TemplateCompiler, type TemplateEngines } from './engines/compiler.js';
+export type { EvalScope } from './engines/engine.js';
+export { DEFAULT_EVAL_CPU_LIMIT_MS, DEFAULT_EVAL_MEMORY_LIMIT_BYTES } from './engines/limits.js';
+export { formatBytes, formatDuration } from './engines/limit-format.js';
+export { WorkerLimitError, isAbort } from './engines/worker-pool.js';
+export { LimitMemory, type LimitMemoryOptions } from './render/limit-memory.js';
 export { Renderer, type RendererOptions } from './render/renderer.js';
 export { RenderCache } from './render/cache.js';
 export { clusterVersionOf, DEFAULT_CLUSTER, parseKubeVersion, type ClusterInfo } from './render/context.js';
 export type { RenderedApp, RenderedComponent, RenderedObject, RenderOptions } from './render/result.js';
 export { RenderFailure } from './render/result.js';
 export { renderSources, renderObjects, type DryRunOptions, type DryRunResult } from './pipeline.js';
-export { createRenderer, type RendererHandle } from './create.js';
+export { createRenderer, DEFAULT_RENDER_TIMEOUT_MS, type RendererHandle } from './create.js';
 export { parameterOpenApiSchema, toOpenApiV3 } from './params/openapi-schema.js';
 export { evaluateHealth, type HealthPolicy, type HealthResult, type LiveState } from './health/index.js';

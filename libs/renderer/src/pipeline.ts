@@ -13,6 +13,8 @@ export interface DryRunOptions {
   defaultNamespace?: string;
   /** The cluster to render for (see RenderOptions.cluster). */
   cluster?: ClusterInfo;
+  /** Stops the evaluations (see RenderOptions.signal). */
+  signal?: AbortSignal;
 }
 
 export interface DryRunResult {
@@ -53,7 +55,11 @@ export async function renderObjects(
   const warnings = [...resolved.warnings];
   for (const app of resolved.apps) {
     try {
-      const rendered = await renderer.render(app, { strict: options.strict, cluster: options.cluster });
+      const rendered = await renderer.render(app, {
+        strict: options.strict,
+        cluster: options.cluster,
+        signal: options.signal,
+      });
       apps.push(rendered);
       warnings.push(...rendered.warnings);
     } catch (err) {

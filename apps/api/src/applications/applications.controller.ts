@@ -1,4 +1,5 @@
-import { Body, Controller, Param } from '@nestjs/common';
+import { Body, Controller, Param, Req } from '@nestjs/common';
+import { requestSignal } from '../http/middleware.js';
 import type { KubeObject } from '#kube-core';
 import { Route } from '../http/route.decorator.js';
 import { ApplicationsService } from './applications.service.js';
@@ -24,8 +25,8 @@ export class ApplicationsController {
   }
 
   @Route('previewNew')
-  previewNew(@Param('namespace') ns: string, @Body() body: unknown) {
-    return this.apps.previewNew(ns, body);
+  previewNew(@Param('namespace') ns: string, @Body() body: unknown, @Req() req: object) {
+    return this.apps.previewNew(ns, body, requestSignal(req));
   }
 
   @Route('getApplication')
@@ -64,8 +65,13 @@ export class ApplicationsController {
   }
 
   @Route('previewApplication')
-  preview(@Param('namespace') ns: string, @Param('name') name: string, @Body() body: unknown) {
-    return this.apps.previewStored(ns, name, body);
+  preview(
+    @Param('namespace') ns: string,
+    @Param('name') name: string,
+    @Body() body: unknown,
+    @Req() req: object,
+  ) {
+    return this.apps.previewStored(ns, name, body, requestSignal(req));
   }
 
   @Route('listRevisions')

@@ -35,15 +35,21 @@ export class ApplicationsService {
     return this.store.get(namespace, name);
   }
 
-  async previewStored(namespace: string, name: string, body: unknown): Promise<Preview> {
+  /** `signal`: the request's; the evaluations stop when it fires (the answer was sent, or no one waits). */
+  async previewStored(
+    namespace: string,
+    name: string,
+    body: unknown,
+    signal?: AbortSignal,
+  ): Promise<Preview> {
     const source = body && isJsonObject(body) && Object.keys(body).length ? body : this.get(namespace, name);
     const app = this.preview.parse(source, namespace);
-    return this.preview.render(app);
+    return this.preview.render(app, signal);
   }
 
-  async previewNew(namespace: string, body: unknown): Promise<Preview> {
+  async previewNew(namespace: string, body: unknown, signal?: AbortSignal): Promise<Preview> {
     this.requireNamespace(namespace);
-    return this.preview.render(this.preview.parse(body, namespace));
+    return this.preview.render(this.preview.parse(body, namespace), signal);
   }
 
   /**

@@ -65,10 +65,10 @@ export class PreviewService {
   }
 
   /** Renders an Application with what it uses from the caches; throws 422 with every error at its path. */
-  async render(app: Application): Promise<Preview> {
+  async render(app: Application, signal?: AbortSignal): Promise<Preview> {
     const namespace = app.metadata.namespace!;
     const own: OamObject = { kind: 'Application', object: app, source: inMemorySource('request') };
-    const result = await this.renderInputs([own, ...this.usedBy(app)], namespace);
+    const result = await this.renderInputs([own, ...this.usedBy(app)], namespace, signal);
     const rendered = result.apps.find((a) => a.app.name === app.metadata.name) ?? result.apps[0];
     return {
       objects: (rendered?.objects ?? []).map((o: RenderedObject) => ({
@@ -136,7 +136,7 @@ export class PreviewService {
     return [...components, ...traits].filter((o): o is OamObject => !!o);
   }
 
-  private async renderInputs(objects: OamObject[], namespace: string) {
+  private async renderInputs(objects: OamObject[], namespace: string, signal?: AbortSignal) {
     const system = this.cluster.options.systemNamespace;
     const definitions = [COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS].flatMap((k: ResourceKind<Definition>) => [
       ...this.inNamespace(k, namespace),
@@ -145,6 +145,7 @@ export class PreviewService {
     const result = await renderObjects(objects, this.cluster.renderer.renderer, {
       builtins: definitions,
       defaultNamespace: namespace,
+      signal,
     });
     const timedOut = result.errors.find((e) => e.source === 'timeout');
     if (timedOut) throw new ApiProblem(503, `rendering did not finish: ${timedOut.message}`);

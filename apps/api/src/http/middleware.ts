@@ -102,6 +102,31 @@ export function accessLog(log: Logger, registry: Registry): Middleware {
 }
 
 /** A request not answered within `ms` gets 503 (watch streams are meant to stay open). */
+const SIGNALS = new WeakMap<object, AbortSignal>();
+
+/**
+ * Gives each request an AbortSignal that fires once its response is closed: sent (a 503 for
+ * the time limit included) or abandoned by the client. Work done only for that response
+ * (a preview's template evaluations) stops then instead of running on for no one.
+ */
+export function abortOnClose(): Middleware {
+  return (req, res, next) => {
+    const controller = new AbortController();
+    SIGNALS.set(req, controller.signal);
+    res.on('close', () =>
+      controller.abort(
+        Object.assign(new Error('the response was sent or the client went away'), { name: 'AbortError' }),
+      ),
+    );
+    next();
+  };
+}
+
+/** The request's signal (see abortOnClose); undefined for a request that did not pass through it. */
+export function requestSignal(req: object): AbortSignal | undefined {
+  return SIGNALS.get(req);
+}
+
 export function requestTimeout(ms: number): Middleware {
   return (req, res, next) => {
     if (req.path.endsWith('/watch')) return next();

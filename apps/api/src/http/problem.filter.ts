@@ -17,6 +17,8 @@ export class ProblemFilter implements ExceptionFilter {
   catch(err: unknown, host: ArgumentsHost): void {
     const res = host.switchToHttp().getResponse<Response>();
     const req = host.switchToHttp().getRequest<Request>();
+    // Work stopped because its response was already sent (or abandoned): nothing failed.
+    if (err instanceof Error && err.name === 'AbortError' && res.headersSent) return void res.end();
     const problem = toProblem(err);
     if (problem.status >= 500)
       this.log.error('request failed', {

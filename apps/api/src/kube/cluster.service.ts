@@ -89,10 +89,11 @@ export class ClusterService implements OnApplicationShutdown {
     }>({ verb: 'get', method: 'GET', path: '/version' });
     this.rendererHandle = createRenderer({
       poolSize: 1,
-      // A preview waits for its answer; a busy machine should not turn that into a timeout.
-      timeoutMs: 15_000,
+      timeoutMs: this.options.evalTimeoutMs,
       cluster: { name: 'local', version: clusterVersionOf(version) },
       longRunning: true,
+      cpuLimitMs: this.options.evalCpuLimitMs,
+      memoryLimitBytes: this.options.evalMemoryLimitBytes,
     });
     this.schemaConfigMaps.start();
     await this.manager.start();

@@ -1,5 +1,5 @@
 import { formatDuration } from '../output/age.js';
-import { parseDuration } from './target-options.js';
+import { parseDuration, parseQuantity } from './target-options.js';
 
 describe('durations', () => {
   it.each([
@@ -21,4 +21,18 @@ describe('durations', () => {
     [3 * 3_600_000, '3h'],
     [5 * 86_400_000, '5d'],
   ])('formats %d ms as %s', (ms, text) => expect(formatDuration(ms)).toBe(text));
+});
+
+describe('quantities', () => {
+  it.each([
+    ['512Mi', 512 * 2 ** 20],
+    ['1Gi', 2 ** 30],
+    ['500M', 500e6],
+    ['1.5Gi', 1.5 * 2 ** 30],
+    ['1048576', 1048576],
+  ])('parses %s', (text, bytes) => expect(parseQuantity(text)).toBe(bytes));
+
+  it.each(['', 'lots', '512 Mi', '512mi', '-1Gi', '0'])('refuses %j', (text) =>
+    expect(() => parseQuantity(text)).toThrow(/quantity/),
+  );
 });

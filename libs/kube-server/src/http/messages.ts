@@ -4,7 +4,10 @@ import { ApiError } from '../errors.js';
 import { decodeKubeProtobuf } from '../protobuf/decode.js';
 import { jsonOf } from '../store/json-text.js';
 
-/** etcd's default request limit, as kube-apiserver enforces it. */
+/**
+ * kube-apiserver's own request-body limit (MaxRequestBodyBytes, 3 MiB): a bigger body is 413
+ * before it is decoded. What may be stored is smaller, etcd's 1.5 MiB: store/size-limit.ts.
+ */
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
 export async function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -1,12 +1,13 @@
-import { apiVersionOf, type StoredObject } from '#kube-core';
+import { apiVersionOf, realClock, type Clock, type StoredObject } from '#kube-core';
 import type { ServerResponse } from 'node:http';
 import { toExternal } from '../convert/index.js';
 import type { Core } from '../core.js';
 import { ApiError } from '../errors.js';
-import { parseResourceVersion } from '../objects/reader.js';
+import { parseResourceVersion, tooLargeResourceVersion } from '../objects/reader.js';
 import { storageKey, type ResourceInfo } from '../resources/builtin.js';
 import { jsonOf } from '../store/json-text.js';
 import type { ChangeEvent } from '../store/types.js';
+import { untilCommitted } from './watch-freshness.js';
 
 export interface WatchRequest {
   info: ResourceInfo;
@@ -16,6 +17,7 @@ export interface WatchRequest {
   resourceVersion?: string;
   timeoutSeconds?: number;
   allowWatchBookmarks?: boolean;
+  /** true: the state first, at the resourceVersion or newer; false: changes only; unset: the state only from no resourceVersion. */
   sendInitialEvents?: boolean;
   /** Turns an external object into what the client asked for (a Table row, or itself). */
   render: (obj: StoredObject) => unknown;
@@ -45,6 +47,8 @@ export class WatchHub {
 
   constructor(
     private readonly core: Core,
+    /** Times the wait for a resourceVersion not committed yet. */
+    private readonly clock: Clock = realClock,
     private readonly bookmarkIntervalMs = 30_000,
   ) {
     core.store.subscribe((event) => this.dispatch(event));
@@ -56,10 +60,11 @@ export class WatchHub {
     return n;
   }
 
-  /** Starts streaming; throws ApiError (before any byte is written) for a bad resourceVersion. */
-  start(req: WatchRequest, res: ServerResponse): void {
-    const store = this.core.store;
-    const key = storageKey(req.info);
+  /**
+   * Starts streaming; throws ApiError (before any byte is written) for a bad resourceVersion.
+   * Initial events at a resourceVersion not committed yet wait for it on the clock first.
+   */
+  start(req: WatchRequest, res: ServerResponse): void | Promise<void> {
     const rvText = req.resourceVersion ?? '';
     if (!/^\d*$/.test(rvText)) {
       // kube-apiserver 1.37 answers a garbage watch resourceVersion with a bare 500 (kubernetes/kubernetes#139485).
@@ -70,17 +75,35 @@ export class WatchHub {
       );
     }
     const fromRv = rvText === '' || rvText === '0' ? undefined : parseResourceVersion(rvText);
-    res.writeHead(200, {
-      'Content-Type': 'application/json',
-      'Cache-Control': 'no-cache, private',
-      'Transfer-Encoding': 'chunked',
+    const store = this.core.store;
+    if (!req.sendInitialEvents || fromRv === undefined || fromRv <= store.committedRv())
+      return this.open(req, res, fromRv);
+    const gone = new AbortController();
+    res.on('close', () => gone.abort());
+    return untilCommitted(store, fromRv, this.clock, gone.signal).then((fresh) => {
+      if (gone.signal.aborted) return;
+      if (fresh) return this.open(req, res, fromRv);
+      const err = tooLargeResourceVersion(fromRv, store.committedRv());
+      writeStreamHead(res);
+      res.end(JSON.stringify({ type: 'ERROR', object: err.toStatus() }) + '\n');
     });
-    res.flushHeaders();
+  }
+
+  /**
+   * The stream from `fromRv`: the state at the newest commit first when the client asked for
+   * initial events (sendInitialEvents, or a watch from no resourceVersion), else the changes
+   * after `fromRv` (410 Gone when they are no longer kept).
+   */
+  private open(req: WatchRequest, res: ServerResponse, fromRv: number | undefined): void {
+    const store = this.core.store;
+    const key = storageKey(req.info);
+    writeStreamHead(res);
     // Watchers learn of committed changes only: what they replay or list is the state at the
     // committed resourceVersion, and the registered watcher gets every commit after it.
     const committed = store.committedRv();
+    const initial = req.sendInitialEvents ?? fromRv === undefined;
     let replay: ChangeEvent[] | undefined = [];
-    if (fromRv !== undefined && fromRv < committed) replay = store.committedSince(fromRv);
+    if (!initial && fromRv !== undefined && fromRv < committed) replay = store.committedSince(fromRv);
     if (!replay) {
       const err = new ApiError(
         410,
@@ -90,8 +113,9 @@ export class WatchHub {
       res.end(JSON.stringify({ type: 'ERROR', object: err.toStatus() }) + '\n');
       return;
     }
-    const watcher = this.register(key, req, res, fromRv ?? committed);
-    if (fromRv === undefined) {
+    const after = initial || fromRv === undefined ? committed : fromRv;
+    const watcher = this.register(key, req, res, after);
+    if (initial) {
       for (const entry of store.snapshot(key, committed, req.namespace)) {
         const obj = toExternal(req.info, entry.object);
         if (req.filter(obj)) this.write(watcher, 'ADDED', obj);
@@ -194,4 +218,13 @@ export class WatchHub {
       res.destroy();
     }
   }
+}
+
+function writeStreamHead(res: ServerResponse): void {
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-cache, private',
+    'Transfer-Encoding': 'chunked',
+  });
+  res.flushHeaders();
 }

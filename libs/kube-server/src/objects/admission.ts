@@ -3,7 +3,6 @@ import type { Core, WriteOptions } from '../core.js';
 import {
   findBuiltinKind,
   strictDecodingMessage,
-  unknownFields,
   validateBuiltin,
   validateCrd,
   validateObjectName,
@@ -15,6 +14,7 @@ import { applyBuiltinDefaults } from './defaults.js';
 import { dropEmptyMetaCollections } from './empty-meta.js';
 import { badRequest, invalid, namespaceNotFound } from './meta.js';
 import { foldStringData } from './secret-string-data.js';
+import { unknownFieldPaths } from './unknown-fields.js';
 
 /**
  * Which checks apply to which resource: the validation module models most built-in kinds; the
@@ -22,10 +22,6 @@ import { foldStringData } from './secret-string-data.js';
  */
 function builtinCauses(gvk: GroupVersionKind, obj: object): FieldCause[] {
   return findBuiltinKind(gvk) ? validateBuiltin(gvk, obj) : [];
-}
-
-function builtinUnknownFields(gvk: GroupVersionKind, obj: object): string[] {
-  return findBuiltinKind(gvk) ? unknownFields(gvk, obj) : [];
 }
 
 /** The Go package name kube's internal types live in, as its conversion errors print it. */
@@ -111,15 +107,10 @@ function checkUnknownFields(core: Core, info: ResourceInfo, obj: StoredObject, o
       `fieldValidation: Unsupported value: "${mode}": supported values: "Ignore", "Strict", "Warn"`,
     );
   }
-  const gvk = { group: info.group, version: info.version, kind: info.kind };
-  const schema = info.crd ? core.crds.schemaFor(info) : undefined;
-  // CR pruning reports fields sorted; built-ins in the order the decoder met them.
-  const unknown = schema
-    ? [...schema.unknownFields(obj)].sort()
-    : info.crd
-      ? []
-      : builtinUnknownFields(gvk, obj);
+  const unknown = unknownFieldPaths(core, info, obj);
   if (!unknown.length) return;
+  // A custom resource's unknown fields go when it is pruned; a built-in's are dropped here.
+  const schema = info.crd ? core.crds.schemaFor(info) : undefined;
   if (mode === 'Ignore') {
     if (!schema) for (const path of unknown) deletePath(obj, path);
     return;

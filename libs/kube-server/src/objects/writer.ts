@@ -1,16 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { applyPatch, serverSideApply, updateManagedFields, type PatchKind } from '../patch/index.js';
+import {
+  applyPatch,
+  rulesFromOpenApi,
+  serverSideApply,
+  updateManagedFields,
+  type PatchKind,
+  type RuleTable,
+} from '../patch/index.js';
 import { toExternal, toStorage } from '../convert/index.js';
 import type { Core, WriteOptions } from '../core.js';
 import { CRD_KEY, establishedStatus } from '../resources/crds.js';
 import { ApiError } from '../errors.js';
 import { storageKey, tracksGeneration, type ResourceInfo } from '../resources/builtin.js';
+import { TooLargeToStore } from '../store/size-limit.js';
 import type { StoredEntry } from '../store/types.js';
 import { isJsonObject, type StoredObject } from '#kube-core';
 import { validateUpdate } from '../validation/index.js';
 import { ClusterIpAllocator } from '../cluster-ips/allocator.js';
 import { prepareServiceIps } from '../cluster-ips/service-ips.js';
 import { copySharingStored, share } from './shared-copy.js';
+import { unknownFieldPaths } from './unknown-fields.js';
 import { admit, decodeObject, requireNamespace, settleNamespace, type Prepare } from './admission.js';
 import {
   MODIFIED_MESSAGE,
@@ -115,7 +124,7 @@ export class ObjectWriter {
     if (!applied) {
       admitted.metadata.managedFields = this.managedFields(info, undefined, step?.decoded ?? admitted, opts);
     }
-    return this.commit(info, admitted, opts);
+    return this.commit(info, admitted, opts, applied);
   }
 
   update(
@@ -173,7 +182,8 @@ export class ObjectWriter {
         );
       }
       applied.metadata.name = name;
-      settleNamespace(info, applied, namespace);
+      // The namespace is settled on the result, as kube checks it after the patch: SMD's errors
+      // name the applied object as sent (`/name` when it names no namespace).
       const live = current ? toExternal(info, current.object) : undefined;
       if (!live && subresource) throw notFound(info, name);
       const merged = serverSideApply({
@@ -184,7 +194,10 @@ export class ObjectWriter {
         gvk: gvkOf(info),
         now,
         subresource,
+        undeclared: (obj) => unknownFieldPaths(this.core, info, obj),
+        rules: this.customRules(info),
       }) as StoredObject;
+      settleNamespace(info, merged, namespace);
       if (!current)
         return {
           object: this.create(info, namespace, merged, { ...opts, ownsBody: false }, true),
@@ -244,7 +257,7 @@ export class ObjectWriter {
       admitted.metadata.managedFields = this.managedFields(info, live, written, opts, subresource);
     }
     if (sameContent(admitted, live)) return live;
-    return this.commit(info, admitted, opts);
+    return this.commit(info, admitted, opts, applied);
   }
 
   /**
@@ -308,11 +321,18 @@ export class ObjectWriter {
       gvk: gvkOf(info),
       now: nowTimestamp(),
       subresource,
+      rules: this.customRules(info),
     }) as unknown[];
   }
 
+  /** A custom resource's list and map rules for managedFields, from its CRD's schema. */
+  private customRules(info: ResourceInfo): RuleTable | undefined {
+    const schema = info.crd ? this.core.crds.openApiSchema(info) : undefined;
+    return schema ? rulesFromOpenApi(schema) : undefined;
+  }
+
   /** Stores (or, for a deleting object whose last finalizer went, removes) the object; dryRun stores nothing. */
-  private commit(info: ResourceInfo, obj: StoredObject, opts: WriteOptions): StoredObject {
+  private commit(info: ResourceInfo, obj: StoredObject, opts: WriteOptions, applied: boolean): StoredObject {
     if (obj.metadata.managedFields && !obj.metadata.managedFields.length) delete obj.metadata.managedFields;
     if (storageKey(info) === CRD_KEY) {
       const terminating = (
@@ -340,6 +360,20 @@ export class ObjectWriter {
         );
       return toExternal(info, removed);
     }
-    return toExternal(info, this.core.store.put(key, stored));
+    return toExternal(info, this.put(key, stored, applied));
+  }
+
+  /**
+   * kube-apiserver tries a write too big for etcd once more without its managedFields (they can
+   * be large), except an apply's, whose managedFields are what it is about.
+   */
+  private put(key: string, stored: StoredObject, applied: boolean): StoredObject {
+    try {
+      return this.core.store.put(key, stored);
+    } catch (err) {
+      if (!(err instanceof TooLargeToStore) || applied || !stored.metadata.managedFields) throw err;
+      const { managedFields: _dropped, ...metadata } = stored.metadata;
+      return this.core.store.put(key, { ...stored, metadata });
+    }
   }
 }

@@ -14,6 +14,8 @@ export { patchKindFromContentType, type PatchKind } from './content-type.js';
 export { serverSideApply, type ServerSideApplyArgs } from './ssa/apply.js';
 export { updateManagedFields, type UpdateManagedFieldsArgs } from './ssa/update.js';
 export type { ManagedFieldsEntry } from './ssa/managers.js';
+export { rulesFromOpenApi } from './schema/openapi-rules.js';
+export type { RuleTable } from './schema/rules.js';
 
 /** Applies a JSON, merge or strategic merge patch to a copy of `live`. */
 export function applyPatch(

@@ -25,9 +25,9 @@ export function invalidPatchResult(value: string, detail: string): ApiError {
   });
 }
 
-/** 500: kube answers plain Go errors (not Status errors) with an internal error carrying the text. */
+/** 500 with no reason: kube's ErrorToAPIStatus answers a plain Go error (not a Status error) with its text alone. */
 export function internalError(message: string): ApiError {
-  return new ApiError(500, 'InternalError', message);
+  return new ApiError(500, '', message);
 }
 
 /** 415 for a strategic merge patch on a kind without a Go struct (custom resources). */

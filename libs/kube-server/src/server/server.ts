@@ -4,6 +4,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { realClock, type Clock } from '#kube-core';
 import { authenticate, loadOrCreateToken } from './auth.js';
 import { controllerContext, type ServerController } from '../controllers/in-process.js';
 import type { Core, Logger } from '../core.js';
@@ -41,6 +42,8 @@ export interface ServerOptions {
   /** Timings of the simulation (ready delay, node name), when simulateWorkloads is on. */
   simulation?: SimulatorOptions;
   logger?: (entry: Record<string, unknown>) => void;
+  /** What the server's own waits are timed on (a watch waiting for a resourceVersion); the wall clock by default. */
+  clock?: Clock;
 }
 
 export interface RunningServer {
@@ -81,8 +84,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   crds.attach(store);
   const crdSchema = (r: ResourceInfo) => crds.openApiSchema(r);
   const objects = new ObjectService(core);
-  const watches = new WatchHub(core);
-  const ctx: ResourceContext = { objects, watches, token };
+  const clock = options.clock ?? realClock;
+  const watches = new WatchHub(core, clock);
+  const ctx: ResourceContext = { objects, watches, token, clock };
   let address = '';
 
   const server: Server = createServer(

@@ -6,6 +6,7 @@ import type { ChangeEvent, ObjectRef, StoredEntry } from './types.js';
 import { type StoredObject } from '#kube-core';
 import { ObjectIndex, objectKey, refKey } from './object-index.js';
 import { forgetJson, freezeStored, jsonOf } from './json-text.js';
+import { checkStoredSize } from './size-limit.js';
 
 export type ChangeListener = (event: ChangeEvent) => void;
 
@@ -177,9 +178,10 @@ export class Store {
     const namespace = object.metadata.namespace ?? '';
     const name = object.metadata.name as string;
     const prev = this.get(resource, namespace, name);
+    object.metadata.resourceVersion = String(this.rv + 1);
+    // The text made here is the one the disk, the response and the watches get.
+    checkStoredSize(`${resource}/${namespace}/${name}`, jsonOf(freezeStored(object)));
     const rv = ++this.rv;
-    object.metadata.resourceVersion = String(rv);
-    freezeStored(object);
     const table = this.table(resource);
     if (!prev) this.sortedKeys.delete(resource);
     table.set(objectKey(namespace, name), { namespace, name, rv, object });

@@ -1,5 +1,6 @@
 import { BUILTIN_KINDS, unknownFields, validateBuiltin } from './index.js';
 import { podSpec, service, validObjects } from './testing/fixtures.js';
+import { BUILTIN_RESOURCES } from '../resources/builtin.js';
 
 const core = (kind: string) => ({ group: '', version: 'v1', kind });
 
@@ -19,6 +20,29 @@ describe('validateBuiltin: every served kind', () => {
         !id.startsWith('policy/'),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('has a schema for every built-in kind the server serves', () => {
+    const validated = new Set(BUILTIN_KINDS.map((b) => `${b.group}/${b.version}/${b.kind}`));
+    const served = BUILTIN_RESOURCES.map((r) => `${r.group}/${r.version}/${r.kind}`);
+    expect(served.filter((id) => !validated.has(id))).toEqual([]);
+  });
+
+  it('checks Nodes and EndpointSlices against their schemas too', () => {
+    const slice = { group: 'discovery.k8s.io', version: 'v1', kind: 'EndpointSlice' };
+    expect(validateBuiltin(slice, { metadata: { name: 's' }, endpoints: [] })).toEqual([
+      { field: 'addressType', reason: 'FieldValueRequired', message: 'Required value' },
+    ]);
+    expect(
+      validateBuiltin(core('Node'), { metadata: { name: 'n' }, spec: { unschedulable: 'yes' } }),
+    ).toEqual([
+      {
+        field: 'spec.unschedulable',
+        reason: 'FieldValueTypeInvalid',
+        message: 'Invalid value: "string": spec.unschedulable in body must be of type boolean: "string"',
+      },
+    ]);
+    expect(unknownFields(core('Node'), { metadata: { name: 'n' }, spec: { foo: 1 } })).toEqual(['spec.foo']);
   });
 
   it('refuses to guess for a kind it has no schema for', () => {

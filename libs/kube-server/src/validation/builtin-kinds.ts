@@ -8,6 +8,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Endpoints } from 'kubernetes-models/v1/Endpoints';
 import { Event as CoreEvent } from 'kubernetes-models/v1/Event';
 import { Namespace } from 'kubernetes-models/v1/Namespace';
+import { Node } from 'kubernetes-models/v1/Node';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Secret } from 'kubernetes-models/v1/Secret';
@@ -27,6 +28,7 @@ import { IngressClass } from 'kubernetes-models/networking.k8s.io/v1/IngressClas
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { Lease } from 'kubernetes-models/coordination.k8s.io/v1/Lease';
+import { EndpointSlice } from 'kubernetes-models/discovery.k8s.io/v1/EndpointSlice';
 import { Event as EventsEvent } from 'kubernetes-models/events.k8s.io/v1/Event';
 import { CustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
@@ -99,6 +101,7 @@ export const BUILTIN_KINDS: readonly BuiltinKind[] = [
     validatePersistentVolumeClaim,
   ),
   k('', 'v1', 'Endpoints', Endpoints, 'V1Endpoints'),
+  k('', 'v1', 'Node', Node, 'V1Node'),
   k('apps', 'v1', 'Deployment', Deployment, 'V1Deployment', validateDeployment),
   k('apps', 'v1', 'ReplicaSet', ReplicaSet, 'V1ReplicaSet', validateReplicaSet),
   k('apps', 'v1', 'StatefulSet', StatefulSet, 'V1StatefulSet', validateStatefulSet),
@@ -127,6 +130,7 @@ export const BUILTIN_KINDS: readonly BuiltinKind[] = [
   k('networking.k8s.io', 'v1', 'NetworkPolicy', NetworkPolicy, 'V1NetworkPolicy'),
   k('policy', 'v1', 'PodDisruptionBudget', PodDisruptionBudget, 'V1PodDisruptionBudget'),
   k('coordination.k8s.io', 'v1', 'Lease', Lease, 'V1Lease'),
+  k('discovery.k8s.io', 'v1', 'EndpointSlice', EndpointSlice, 'V1EndpointSlice'),
   k('events.k8s.io', 'v1', 'Event', EventsEvent, 'EventsV1Event'),
   k(
     'apiextensions.k8s.io',

@@ -17,7 +17,9 @@ describe('kube message formatting', () => {
       'map[string]interface {}{"x":[]interface {}{1, interface {}(nil)}}',
     );
     expect(invalid('spec.x', 'v', '').message).toBe('Invalid value: "v"');
-    expect(tooLong('metadata.annotations', 262144).message).toBe('Too long: must have at most 262144 bytes');
+    expect(tooLong('metadata.annotations', 262144).message).toBe(
+      'Too long: may not be more than 262144 bytes',
+    );
     expect(tooMany('spec.tags', 3, 2).message).toBe('Too many: 3: must have at most 2 items');
   });
 

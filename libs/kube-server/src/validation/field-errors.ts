@@ -82,7 +82,12 @@ export function forbidden(field: string, detail: string): FieldCause {
 
 /** `field.TooLong`: the value is never printed. */
 export function tooLong(field: string, maxBytes: number): FieldCause {
-  return { field, reason: 'FieldValueTooLong', message: `Too long: must have at most ${maxBytes} bytes` };
+  const unit = maxBytes === 1 ? 'byte' : 'bytes';
+  return {
+    field,
+    reason: 'FieldValueTooLong',
+    message: `Too long: may not be more than ${maxBytes} ${unit}`,
+  };
 }
 
 /** `field.TooLongMaxLength`, what OpenAPI `maxLength` failures of custom resources use. */

@@ -77,7 +77,15 @@ export interface TemplateResult {
   patchKeys: PatchKeys;
 }
 
-export interface TemplateRequest {
+/** Whose evaluation it is and when to stop it; both optional, both passed down to the worker pool. */
+export interface EvalScope {
+  /** The Application's namespace: namespaces take turns at the workers. */
+  tenant?: string;
+  /** Aborting drops a queued evaluation or stops a running one (its worker is replaced). */
+  signal?: AbortSignal;
+}
+
+export interface TemplateRequest extends EvalScope {
   /** The parameter values after validation and defaulting. */
   parameter: Record<string, unknown>;
   context: RenderContext;
@@ -96,7 +104,11 @@ export interface CompiledTemplate {
    * Checks properties by the engine's own rules (CUE: unification with `parameter`).
    * Without it, the renderer validates against `parameterSchema()`.
    */
-  validate?(properties: Record<string, unknown>, options?: ValidateOptions): Promise<ValidationResult>;
+  validate?(
+    properties: Record<string, unknown>,
+    options?: ValidateOptions,
+    scope?: EvalScope,
+  ): Promise<ValidationResult>;
   evaluate(request: TemplateRequest): Promise<TemplateResult>;
   /**
    * The part of `context` the template reads: its result depends on nothing else, so this is
@@ -107,6 +119,10 @@ export interface CompiledTemplate {
 }
 
 export interface EngineOptions {
-  /** Hard limit for one evaluation, in milliseconds. */
+  /** Wall-clock backstop for one evaluation, in milliseconds. */
   timeoutMs: number;
+  /** Most CPU time one evaluation may use, in milliseconds (default: none). */
+  cpuLimitMs?: number;
+  /** Most memory one evaluation may use, in bytes (CUE: WebAssembly memory; Handlebars: heap). */
+  memoryLimitBytes?: number;
 }

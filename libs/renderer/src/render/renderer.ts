@@ -1,6 +1,6 @@
 import type { Definition } from '#api';
 import { hashOf, type TypedObject } from '#kube-core';
-import type { CompiledTemplate, RenderContext, TemplateResult } from '../engines/engine.js';
+import type { CompiledTemplate, EvalScope, RenderContext, TemplateResult } from '../engines/engine.js';
 import { schematicHash, type TemplateCompiler } from '../engines/compiler.js';
 import { RenderError, RenderErrors } from '../errors.js';
 import { validateProperties } from '../params/index.js';
@@ -8,6 +8,7 @@ import { applyPatch } from '../patch/index.js';
 import type { AppSpec, ResolvedComponent, ResolvedTrait } from '../resolve/index.js';
 import { assemble, generatedName } from './assemble.js';
 import { RenderCache } from './cache.js';
+import { LimitMemory } from './limit-memory.js';
 import { componentContext, DEFAULT_CLUSTER, traitContext, type ClusterInfo } from './context.js';
 import { markAutoscaledReplicas } from './hpa.js';
 import { AUXILIARY_WORKLOAD } from './labels.js';
@@ -23,6 +24,8 @@ export interface RendererOptions {
   compiler: TemplateCompiler;
   cache?: RenderCache;
   cluster?: ClusterInfo;
+  /** Evaluations that hit a limit, answered from memory for a while (default: a new one). */
+  limitMemory?: LimitMemory;
 }
 
 /**
@@ -34,10 +37,12 @@ export interface RendererOptions {
  */
 export class Renderer {
   readonly cache: RenderCache;
+  readonly limitMemory: LimitMemory;
   private readonly cluster: ClusterInfo;
 
   constructor(private readonly options: RendererOptions) {
     this.cache = options.cache ?? new RenderCache();
+    this.limitMemory = options.limitMemory ?? new LimitMemory();
     this.cluster = options.cluster ?? DEFAULT_CLUSTER;
   }
 
@@ -153,7 +158,8 @@ export class Renderer {
   /**
    * Validates properties, then evaluates the template, through the cache.
    * Whatever fails here (the schema export, validation, evaluation, a
-   * timeout) is reported at the component or trait it concerns.
+   * limit) is reported at the component or trait it concerns. An input that hit a
+   * limit is answered from `limitMemory` while its backoff runs.
    */
   private async evaluate(
     definition: Definition,
@@ -163,36 +169,73 @@ export class Renderer {
     options: RenderOptions,
     warnings: RenderError[],
   ): Promise<TemplateResult> {
-    try {
-      const template: CompiledTemplate = this.options.compiler.compile(definition);
-      // CUE decides for CUE templates (its schema only words and warns); Handlebars has its schema.
-      const checked = template.validate
-        ? await template.validate(properties, { strict: options.strict })
-        : validateProperties(await template.parameterSchema(), properties, {
-            strict: options.strict,
-            applyDefaults: Boolean(definition.spec.schematic.handlebars),
-          });
-      const issue = (i: { message: string; path: string }) => new RenderError(i.message, { path: i.path });
-      warnings.push(
-        ...checked.issues.filter((i) => i.severity === 'warning').map((i) => locate(issue(i), subject)),
-      );
-      const problems = checked.issues.filter((i) => i.severity === 'error');
-      if (problems.length > 0) throw new RenderErrors(problems.map(issue));
-
-      const parameter = checked.value;
-      const read = template.readContext ? await template.readContext(context) : context;
-      const key = hashOf({
+    const scope: EvalScope = { tenant: options.tenant ?? context.namespace, signal: options.signal };
+    // Everything the evaluation depends on; hashed only while some input is remembered.
+    const input = () =>
+      hashOf({
         definition: schematicHash(definition.spec.schematic),
         name: definition.metadata.name,
-        parameter,
-        context: read,
+        properties,
+        context,
       });
-      const hit = this.cache.get(key);
-      if (hit) return hit;
-      return this.cache.set(key, await template.evaluate({ parameter, context: read }));
+    const memory = this.limitMemory;
+    try {
+      const recalled = memory.size > 0 ? memory.recall(input()) : undefined;
+      if (recalled) throw new RecalledErrors(recalled);
+      const result = await this.evaluateTemplate(
+        definition,
+        properties,
+        context,
+        subject,
+        options,
+        warnings,
+        scope,
+      );
+      if (memory.size > 0) memory.forget(input());
+      return result;
     } catch (err) {
-      throw new RenderErrors(asRenderErrors(err).map((e) => locate(e, subject)));
+      const errors = asRenderErrors(err);
+      const limited = errors.filter((e) => e.source === 'timeout');
+      if (limited.length > 0 && !(err instanceof RecalledErrors)) memory.remember(input(), limited);
+      throw new RenderErrors(errors.map((e) => locate(e, subject)));
     }
+  }
+
+  private async evaluateTemplate(
+    definition: Definition,
+    properties: Record<string, unknown>,
+    context: RenderContext,
+    subject: ResolvedComponent | ResolvedTrait,
+    options: RenderOptions,
+    warnings: RenderError[],
+    scope: EvalScope,
+  ): Promise<TemplateResult> {
+    const template: CompiledTemplate = this.options.compiler.compile(definition);
+    // CUE decides for CUE templates (its schema only words and warns); Handlebars has its schema.
+    const checked = template.validate
+      ? await template.validate(properties, { strict: options.strict }, scope)
+      : validateProperties(await template.parameterSchema(), properties, {
+          strict: options.strict,
+          applyDefaults: Boolean(definition.spec.schematic.handlebars),
+        });
+    const issue = (i: { message: string; path: string }) => new RenderError(i.message, { path: i.path });
+    warnings.push(
+      ...checked.issues.filter((i) => i.severity === 'warning').map((i) => locate(issue(i), subject)),
+    );
+    const problems = checked.issues.filter((i) => i.severity === 'error');
+    if (problems.length > 0) throw new RenderErrors(problems.map(issue));
+
+    const parameter = checked.value;
+    const read = template.readContext ? await template.readContext(context) : context;
+    const key = hashOf({
+      definition: schematicHash(definition.spec.schematic),
+      name: definition.metadata.name,
+      parameter,
+      context: read,
+    });
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    return this.cache.set(key, await template.evaluate({ parameter, context: read, ...scope }));
   }
 }
 
@@ -223,6 +266,9 @@ function lineOf(subject: ResolvedComponent | ResolvedTrait, path: string): numbe
   );
   return subject.lineOfProperty(segments);
 }
+
+/** Errors answered from LimitMemory: remembering them again would extend their backoff. */
+class RecalledErrors extends RenderErrors {}
 
 export function asRenderErrors(err: unknown): RenderError[] {
   if (err instanceof RenderErrors) return err.errors;

@@ -46,6 +46,10 @@ export interface RenderOptions {
    * The controller passes the live cluster's (`clusterVersionOf` its `/version`).
    */
   cluster?: ClusterInfo;
+  /** Whose render it is, for fair turns at the workers (default: the Application's namespace). */
+  tenant?: string;
+  /** Stops the render: queued evaluations are dropped, running ones' workers replaced. */
+  signal?: AbortSignal;
 }
 
 /**

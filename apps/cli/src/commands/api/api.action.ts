@@ -26,6 +26,8 @@ export async function runApi(flags: ApiFlags): Promise<number> {
       tokensFile: flags.tokensFile,
       systemNamespace: flags.systemNamespace,
       corsOrigins: flags.corsOrigin,
+      evalCpuLimitMs: flags.evalCpuLimit,
+      evalMemoryLimitBytes: flags.evalMemoryLimit,
       logger,
     });
   } catch (err) {

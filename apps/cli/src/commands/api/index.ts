@@ -1,7 +1,8 @@
 import { DEFAULT_SYSTEM_NAMESPACE } from '#api';
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { addEvalLimitOptions, type EvalLimitFlags } from '../target-options.js';
 
-export interface ApiFlags {
+export interface ApiFlags extends EvalLimitFlags {
   kubeconfig?: string;
   context?: string;
   host: string;
@@ -15,7 +16,7 @@ export interface ApiFlags {
 
 /** `oam api`: the REST API in the foreground against one cluster (the CLI itself never calls it). */
 export function registerApi(program: Command): void {
-  program
+  const api = program
     .command('api')
     .description(
       'run the REST API (catalog, applications, live status; OpenAPI at /api/v1/openapi.json) against the current kubeconfig (Ctrl-C stops it)',
@@ -47,11 +48,11 @@ export function registerApi(program: Command): void {
       new Option('--log-level <level>', 'least severe log level written (JSON lines on stderr)')
         .choices(['debug', 'info', 'warn', 'error'])
         .default('info'),
-    )
-    .action(async (flags: ApiFlags) => {
-      const { runApi } = await import('./api.action.js');
-      process.exitCode = await runApi(flags);
-    });
+    );
+  addEvalLimitOptions(api).action(async (flags: ApiFlags) => {
+    const { runApi } = await import('./api.action.js');
+    process.exitCode = await runApi(flags);
+  });
 }
 
 function port(value: string): number {

@@ -23,6 +23,8 @@ export async function runController(flags: ControllerFlags): Promise<number> {
       resyncPeriodMs: flags.resyncPeriod * 1000,
       revisionLimit: flags.revisionLimit,
       dependsOnTimeoutMs: flags.dependsOnTimeout,
+      evalCpuLimitMs: flags.evalCpuLimit,
+      evalMemoryLimitBytes: flags.evalMemoryLimit,
       version: process.env.npm_package_version,
       leaderElection: flags.leaderElect && {
         leaseDurationMs: flags.leaderElectLeaseDuration,

@@ -1,8 +1,8 @@
 import { DEFAULT_SYSTEM_NAMESPACE } from '#api';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseDuration } from '../target-options.js';
+import { addEvalLimitOptions, parseDuration, type EvalLimitFlags } from '../target-options.js';
 
-export interface ControllerFlags {
+export interface ControllerFlags extends EvalLimitFlags {
   kubeconfig?: string;
   context?: string;
   watchNamespace?: string[];
@@ -24,7 +24,7 @@ export interface ControllerFlags {
 
 /** `oam controller`: the OAM controller in the foreground, against the current kubeconfig. */
 export function registerController(program: Command): void {
-  program
+  const controller = program
     .command('controller')
     .description('run the OAM controller: reconcile Applications into running workloads (Ctrl-C stops it)')
     .option('--kubeconfig <path>', 'kubeconfig to use (default: $KUBECONFIG or ~/.kube/config)')
@@ -104,11 +104,11 @@ export function registerController(program: Command): void {
       new Option('--log-level <level>', 'least severe log level written (JSON lines on stderr)')
         .choices(['debug', 'info', 'warn', 'error'])
         .default('info'),
-    )
-    .action(async (flags: ControllerFlags) => {
-      const { runController } = await import('./controller.action.js');
-      process.exitCode = await runController(flags);
-    });
+    );
+  addEvalLimitOptions(controller).action(async (flags: ControllerFlags) => {
+    const { runController } = await import('./controller.action.js');
+    process.exitCode = await runController(flags);
+  });
 }
 
 function collect(value: string | string[], previous: string[] | undefined): string[] {

@@ -1,5 +1,10 @@
 import { Command, Option } from 'commander';
-import { addFileOption, addTargetOptions } from '../target-options.js';
+import {
+  addEvalLimitOptions,
+  addFileOption,
+  addTargetOptions,
+  type EvalLimitFlags,
+} from '../target-options.js';
 
 export interface DefTargetFlags {
   namespace?: string;
@@ -59,11 +64,15 @@ export function registerDef(program: Command): void {
     process.exitCode = await runDefApply(flags);
   });
 
-  addFileOption(
-    def
-      .command('vet')
-      .description('check definitions offline: YAML, schema, template errors with line numbers (no cluster)'),
-  ).action(async (flags: { file: string[] }) => {
+  addEvalLimitOptions(
+    addFileOption(
+      def
+        .command('vet')
+        .description(
+          'check definitions offline: YAML, schema, template errors with line numbers (no cluster)',
+        ),
+    ),
+  ).action(async (flags: { file: string[] } & EvalLimitFlags) => {
     const { runDefVet } = await import('./vet.action.js');
     process.exitCode = await runDefVet(flags);
   });

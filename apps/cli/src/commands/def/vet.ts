@@ -30,7 +30,10 @@ export interface VetResult {
  * and one trial render with sample parameters (which is when Handlebars
  * reports its syntax errors). Anything that is not a definition is an error.
  */
-export async function vetDefinitions(files: readonly SourceFile[]): Promise<VetResult> {
+export async function vetDefinitions(
+  files: readonly SourceFile[],
+  limits: { cpuLimitMs?: number; memoryLimitBytes?: number } = {},
+): Promise<VetResult> {
   const parsed = parseSources(files);
   const errors = parsed.errors.map((e) => e.message);
   const warnings: string[] = [];
@@ -43,7 +46,7 @@ export async function vetDefinitions(files: readonly SourceFile[]): Promise<VetR
         `${o.source.file}:${o.source.line}: ${o.kind} "${o.object.metadata?.name}": not a definition (only ComponentDefinition and TraitDefinition here)`,
       );
   }
-  const handle = createRenderer();
+  const handle = createRenderer({ ...limits });
   try {
     for (const d of definitions) {
       const { error, warning } = await vetOne(d.definition, handle.compiler);

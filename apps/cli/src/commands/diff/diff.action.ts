@@ -1,3 +1,4 @@
+import { evalLimits } from '../target-options.js';
 import { API_VERSION, FIELD_MANAGERS } from '#api';
 import type { KubeObject } from '#kube-core';
 import { isNotFound, NoKindMatchError } from '#runtime';
@@ -50,6 +51,7 @@ async function diff(flags: DiffFlags): Promise<number> {
     namespace: flags.namespace,
     defaultNamespace: namespaceFor(choice, flags.namespace),
     strict: flags.strict,
+    limits: evalLimits(flags),
   };
   let prepared = await prepare(files, options);
   if (prepared.errors.length > 0 && !prepared.errors.every(isUnknownType)) {

@@ -1,7 +1,12 @@
 import { Command } from 'commander';
-import { addFileOption, addTargetOptions } from '../target-options.js';
+import {
+  addEvalLimitOptions,
+  addFileOption,
+  addTargetOptions,
+  type EvalLimitFlags,
+} from '../target-options.js';
 
-export interface DiffFlags {
+export interface DiffFlags extends EvalLimitFlags {
   file: string[];
   namespace?: string;
   strict: boolean;
@@ -24,7 +29,7 @@ export function registerDiff(program: Command): void {
       "namespace for objects that name none (default: the context's namespace, else default)",
     )
     .option('--strict', 'treat unknown properties as errors, not warnings', false);
-  addTargetOptions(diff).action(async (flags: DiffFlags) => {
+  addTargetOptions(addEvalLimitOptions(diff)).action(async (flags: DiffFlags) => {
     const { runDiff } = await import('./diff.action.js');
     process.exitCode = await runDiff(flags);
   });

@@ -1,10 +1,10 @@
 import { Command, Option } from 'commander';
-import { collect, parseDuration } from '../target-options.js';
+import { addEvalLimitOptions, collect, parseDuration, type EvalLimitFlags } from '../target-options.js';
 
 /** DEFAULT_CLUSTER's version (#renderer), repeated to keep `oam --help` from loading the renderer. */
 export const DEFAULT_KUBE_VERSION = '1.37';
 
-export interface RenderFlags {
+export interface RenderFlags extends EvalLimitFlags {
   file: string[];
   output: 'yaml' | 'json';
   strict: boolean;
@@ -15,7 +15,7 @@ export interface RenderFlags {
 
 /** `oam render`: a dry run with no cluster; prints what `oam up` would apply. */
 export function registerRender(program: Command): void {
-  program
+  const render = program
     .command('render')
     .description('render Applications, Components and Traits to Kubernetes objects, without a cluster')
     .requiredOption(
@@ -34,13 +34,13 @@ export function registerRender(program: Command): void {
     .addOption(
       new Option(
         '--eval-timeout <duration>',
-        'how long one template evaluation may run before it is stopped as runaway (e.g. 2s; default 30s)',
+        'wall time one template evaluation may take before it is stopped as runaway, a backstop behind --eval-cpu-limit (e.g. 2s; default 30s)',
       ).argParser(parseDuration),
-    )
-    .action(async (flags: RenderFlags) => {
-      // The CUE worker loads while the renderer's modules do (about 0.15 s sooner).
-      (await import('#renderer-early')).startCueWorker();
-      const { runRender } = await import('./render.action.js');
-      process.exitCode = await runRender(flags);
-    });
+    );
+  addEvalLimitOptions(render).action(async (flags: RenderFlags) => {
+    // The CUE worker loads while the renderer's modules do (about 0.15 s sooner).
+    (await import('#renderer-early')).startCueWorker();
+    const { runRender } = await import('./render.action.js');
+    process.exitCode = await runRender(flags);
+  });
 }

@@ -1,3 +1,4 @@
+import { evalLimits } from '../target-options.js';
 import { BuiltinDefinitionsError, loadBuiltinDefinitions } from '#definitions';
 import {
   createRenderer,
@@ -19,7 +20,7 @@ export async function runRender(flags: RenderFlags): Promise<number> {
   const cluster = clusterOf(flags.kubeVersion);
   // One worker: a one-shot render pays for loading the CUE module once, not once per worker.
   // It starts loading now, while this thread reads the inputs and the built-ins.
-  const handle = createRenderer({ poolSize: 1, timeoutMs: flags.evalTimeout });
+  const handle = createRenderer({ poolSize: 1, timeoutMs: flags.evalTimeout, ...evalLimits(flags) });
   handle.warm();
   try {
     const files = await readInputs(flags.file);

@@ -1,10 +1,11 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { join } from 'node:path';
 import { oamHome } from '../../plane/plane.js';
+import { addEvalLimitOptions, type EvalLimitFlags } from '../target-options.js';
 
 export { oamHome };
 
-export interface ServerFlags {
+export interface ServerFlags extends EvalLimitFlags {
   port: number;
   host: string;
   stateDir: string;
@@ -49,11 +50,11 @@ export function registerServer(program: Command): void {
       new Option('--history-window <n>', 'changes kept for watches (older resourceVersions get 410 Gone)')
         .default(10000)
         .argParser(Number),
-    )
-    .action(async (flags: ServerFlags) => {
-      const { runServer } = await import('./server.action.js');
-      process.exitCode = await runServer(flags);
-    });
+    );
+  addEvalLimitOptions(server).action(async (flags: ServerFlags) => {
+    const { runServer } = await import('./server.action.js');
+    process.exitCode = await runServer(flags);
+  });
 
   server
     .command('status')

@@ -25,6 +25,8 @@ export async function startLocalApi(kubeConfig: KubeConfig, flags: ServerFlags):
     port: flags.apiPort,
     auth: 'tokens',
     tokensFile,
+    evalCpuLimitMs: flags.evalCpuLimit,
+    evalMemoryLimitBytes: flags.evalMemoryLimit,
     logger: jsonLogger({ fields: { logger: ACTORS.api } }),
   });
   return { url: api.url, tokensFile, stop: () => api.stop() };

@@ -78,6 +78,8 @@ export async function runServer(flags: ServerFlags): Promise<number> {
         kubeConfig: server.kubeConfig,
         logger: jsonLogger({ fields: { logger: ACTORS.controller } }),
         version: cliVersion(),
+        evalCpuLimitMs: flags.evalCpuLimit,
+        evalMemoryLimitBytes: flags.evalMemoryLimit,
       });
       process.stdout.write('oam controller reconciling Applications (built-in definitions in vela-system)\n');
     }

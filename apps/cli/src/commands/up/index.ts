@@ -1,7 +1,13 @@
 import { Command } from 'commander';
-import { addFileOption, addTargetOptions, timeoutOption } from '../target-options.js';
+import {
+  addEvalLimitOptions,
+  addFileOption,
+  addTargetOptions,
+  timeoutOption,
+  type EvalLimitFlags,
+} from '../target-options.js';
 
-export interface UpFlags {
+export interface UpFlags extends EvalLimitFlags {
   file: string[];
   namespace?: string;
   wait: boolean;
@@ -29,7 +35,7 @@ export function registerUp(program: Command): void {
     .option('--no-wait', 'apply and return without waiting')
     .addOption(timeoutOption('how long to wait for health', 300_000, '5m'))
     .option('--strict', 'treat unknown properties as errors, not warnings', false);
-  addTargetOptions(up).action(async (flags: UpFlags) => {
+  addTargetOptions(addEvalLimitOptions(up)).action(async (flags: UpFlags) => {
     const { runUp } = await import('./up.action.js');
     process.exitCode = await runUp(flags);
   });

@@ -64,6 +64,8 @@ export async function prepare(
     clusterDefinitions?: readonly Definition[];
     /** The target's version (`context.clusterVersion`); before connecting, the fixed default. */
     cluster?: ClusterInfo;
+    /** `--eval-cpu-limit`, `--eval-memory-limit` (undefined: the renderer's defaults). */
+    limits?: { cpuLimitMs?: number; memoryLimitBytes?: number };
   },
 ): Promise<Prepared> {
   const parsed: OamObject[] = [];
@@ -100,7 +102,7 @@ export async function prepare(
   const builtins = await loadBuiltinDefinitions().catch((err: unknown) => {
     throw err instanceof BuiltinDefinitionsError ? new UserError(err.message) : err;
   });
-  const handle = createRenderer();
+  const handle = createRenderer({ ...options.limits });
   let warnings: RenderError[];
   let rendered: RenderedApp[];
   try {

@@ -1,3 +1,4 @@
+import { evalLimits } from '../target-options.js';
 import {
   API_VERSION,
   CONTROLLER_NAMESPACE,
@@ -45,6 +46,7 @@ export async function runUp(flags: UpFlags): Promise<number> {
     namespace: flags.namespace,
     defaultNamespace: namespaceFor(choice, flags.namespace),
     strict: flags.strict,
+    limits: evalLimits(flags),
   };
   progress.activity('validating and rendering locally');
   let prepared = await prepare(files, options);

@@ -12,6 +12,24 @@ export function managerOf(req: IncomingMessage, query: URLSearchParams): string 
   return agent || 'unknown';
 }
 
+const FIELD_VALIDATIONS = ['Ignore', 'Strict', 'Warn'];
+/** The options kind each write's query parameters decode into. */
+const OPTIONS_KIND: Record<string, string> = {
+  POST: 'CreateOptions',
+  PUT: 'UpdateOptions',
+  PATCH: 'PatchOptions',
+};
+
+/** ValidateFieldValidation's 422, under the write's options kind. */
+function unsupportedFieldValidation(kind: string, value: string): ApiError {
+  const message = `Unsupported value: ${JSON.stringify(value)}: supported values: "", "Ignore", "Strict", "Warn"`;
+  return new ApiError(422, 'Invalid', `${kind}.meta.k8s.io "" is invalid: fieldValidation: ${message}`, {
+    group: 'meta.k8s.io',
+    kind,
+    causes: [{ reason: 'FieldValueNotSupported', message, field: 'fieldValidation' }],
+  });
+}
+
 export function writeOptions(req: IncomingMessage, query: URLSearchParams): WriteOptions {
   const dryRun = query.getAll('dryRun');
   if (dryRun.some((d) => d !== 'All')) {
@@ -21,11 +39,14 @@ export function writeOptions(req: IncomingMessage, query: URLSearchParams): Writ
       `dryRun: Unsupported value: "${dryRun.find((d) => d !== 'All')}": supported values: "All"`,
     );
   }
+  const fieldValidation = query.get('fieldValidation') ?? undefined;
+  if (fieldValidation && !FIELD_VALIDATIONS.includes(fieldValidation))
+    throw unsupportedFieldValidation(OPTIONS_KIND[req.method ?? ''] ?? 'CreateOptions', fieldValidation);
   return {
     dryRun: dryRun.includes('All'),
     manager: managerOf(req, query),
     force: query.get('force') === 'true',
-    fieldValidation: query.get('fieldValidation') ?? undefined,
+    fieldValidation,
     warnings: [],
   };
 }
@@ -63,9 +84,36 @@ function listOptionCauses(query: URLSearchParams): ListCause[] {
   return causes;
 }
 
-/** Throws kube's 422 for invalid list options: `ListOptions.meta.k8s.io "" is invalid: ...`. */
-export function validateListOptions(query: URLSearchParams): void {
-  const causes = listOptionCauses(query);
+/** validateWatchOptions (the same file): resourceVersionMatch and sendInitialEvents go together. */
+function watchOptionCauses(query: URLSearchParams): ListCause[] {
+  const causes: ListCause[] = [];
+  const forbid = (field: string, detail: string) =>
+    causes.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${detail}`, field });
+  const match = query.get('resourceVersionMatch') ?? '';
+  const sendInitialEvents = query.get('sendInitialEvents') !== null;
+  if (sendInitialEvents && match !== 'NotOlderThan')
+    forbid('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan');
+  if (match) {
+    if (!sendInitialEvents)
+      forbid(
+        'resourceVersionMatch',
+        'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+      );
+    if (match !== 'NotOlderThan') {
+      causes.push({
+        reason: 'FieldValueNotSupported',
+        message: `Unsupported value: ${JSON.stringify(match)}: supported values: "NotOlderThan"`,
+        field: 'resourceVersionMatch',
+      });
+    }
+    if (query.get('continue'))
+      forbid('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided');
+  }
+  return causes;
+}
+
+/** kube's 422 for invalid list or watch options: `ListOptions.meta.k8s.io "" is invalid: ...`. */
+function throwListOptionErrors(causes: ListCause[]): void {
   if (!causes.length) return;
   const parts = causes.map((c) => `${c.field}: ${c.message}`);
   const text = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
@@ -74,6 +122,21 @@ export function validateListOptions(query: URLSearchParams): void {
     kind: 'ListOptions',
     causes,
   });
+}
+
+export function validateListOptions(query: URLSearchParams): void {
+  throwListOptionErrors(listOptionCauses(query));
+}
+
+export function validateWatchOptions(query: URLSearchParams): void {
+  throwListOptionErrors(watchOptionCauses(query));
+}
+
+/** ?sendInitialEvents= as Go's strconv.ParseBool reads it; unset stays unset. */
+export function sendInitialEventsOf(query: URLSearchParams): boolean | undefined {
+  const value = query.get('sendInitialEvents');
+  if (value === null) return undefined;
+  return ['1', 't', 'T', 'true', 'TRUE', 'True'].includes(value);
 }
 
 export function listQuery(query: URLSearchParams): ListQuery {

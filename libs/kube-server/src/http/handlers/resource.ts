@@ -1,4 +1,4 @@
-import { apiVersionOf, type StoredObject } from '#kube-core';
+import { apiVersionOf, type Clock, type StoredObject } from '#kube-core';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { patchKindFromContentType } from '../../patch/index.js';
 import type { WriteOptions } from '../../core.js';
@@ -15,7 +15,14 @@ import {
 import type { ResourceRoute } from '../router.js';
 import { columnsFor, toTable } from '../../table/table.js';
 import type { WatchHub } from '../watch.js';
-import { deleteOptions, listQuery, writeOptions } from './params.js';
+import {
+  deleteOptions,
+  listQuery,
+  sendInitialEventsOf,
+  validateWatchOptions,
+  writeOptions,
+} from './params.js';
+import { untilReadable } from './fresh-read.js';
 import { handleScale } from './scale.js';
 import { handleSubjectAccessReview } from './subjectaccessreview.js';
 import { handleTokenRequest } from './tokenrequest.js';
@@ -26,6 +33,8 @@ export interface ResourceContext {
   watches: WatchHub;
   /** The bearer token, for TokenReview (and the key ServiceAccount tokens are signed with). */
   token: string;
+  /** What a read's wait for a resourceVersion not committed yet is timed on. */
+  clock: Clock;
 }
 
 const notServed = () => new ApiError(404, 'NotFound', 'the server could not find the requested resource');
@@ -74,7 +83,9 @@ export async function handleResource(
       const watching = r.watchPath || query.get('watch') === 'true' || query.get('watch') === '1';
       if (watching) return startWatch(ctx, req, res, info, ns, query);
       requireVerb(info, 'list');
-      const result = ctx.objects.list(info, ns, listQuery(query));
+      const q = listQuery(query);
+      await untilReadable(ctx.objects.core.store, ctx.clock, query, res);
+      const result = ctx.objects.list(info, ns, q);
       return sendJson(
         res,
         200,
@@ -106,6 +117,7 @@ export async function handleResource(
   switch (method) {
     case 'GET': {
       requireVerb(info, 'get');
+      await untilReadable(ctx.objects.core.store, ctx.clock, query, res);
       const obj = ctx.objects.get(info, ns, name);
       const body = wantsTable(accept)
         ? toTable(
@@ -216,27 +228,9 @@ function startWatch(
   info: ResourceInfo,
   ns: string | undefined,
   query: URLSearchParams,
-): void {
+): void | Promise<void> {
   requireVerb(info, 'watch');
-  if (query.get('resourceVersionMatch') && query.get('sendInitialEvents') === null) {
-    throw new ApiError(
-      422,
-      'Invalid',
-      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-      {
-        group: 'meta.k8s.io',
-        kind: 'ListOptions',
-        causes: [
-          {
-            reason: 'FieldValueForbidden',
-            message:
-              'Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
-            field: 'resourceVersionMatch',
-          },
-        ],
-      },
-    );
-  }
+  validateWatchOptions(query);
   const filter = compileFilter(
     info,
     query.get('labelSelector') ?? undefined,
@@ -246,7 +240,7 @@ function startWatch(
   const columns = table ? columnsFor(info, ctx.objects.core.crds) : [];
   const includeObject = query.get('includeObject') ?? undefined;
   const timeout = query.get('timeoutSeconds');
-  ctx.watches.start(
+  return ctx.watches.start(
     {
       info,
       namespace: ns,
@@ -254,7 +248,7 @@ function startWatch(
       resourceVersion: query.get('resourceVersion') ?? undefined,
       timeoutSeconds: timeout ? Number(timeout) : undefined,
       allowWatchBookmarks: query.get('allowWatchBookmarks') === 'true',
-      sendInitialEvents: query.get('sendInitialEvents') === 'true',
+      sendInitialEvents: sendInitialEventsOf(query),
       render: table
         ? (obj) =>
             toTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, { includeObject })

@@ -28,17 +28,27 @@ export function gvkString(gvk: GroupVersionKind): string {
 
 const schemas = new Map<string, TypeSchema>();
 
-/** The kind's schema, built once per group, version and kind (the rule tables never change). */
-export function schemaFor(gvk: GroupVersionKind): TypeSchema {
+const customSchemas = new WeakMap<RuleTable, TypeSchema>();
+
+/**
+ * The kind's schema, built once per group, version and kind (the rule tables never change); a
+ * custom resource's `rules` come from its CRD (openapi-rules.ts), built once per table.
+ */
+export function schemaFor(gvk: GroupVersionKind, rules?: RuleTable): TypeSchema {
+  const own = { group: gvk.group, version: gvk.version, kind: gvk.kind };
+  if (rules) {
+    let custom = customSchemas.get(rules);
+    if (!custom) customSchemas.set(rules, (custom = buildSchema(own, rules)));
+    return custom;
+  }
   const id = `${apiVersionOf(gvk)}/${gvk.kind}`;
   let schema = schemas.get(id);
-  if (!schema)
-    schemas.set(id, (schema = buildSchema({ group: gvk.group, version: gvk.version, kind: gvk.kind })));
+  if (!schema) schemas.set(id, (schema = buildSchema(own, BUILT_IN_RULES[id] ?? {})));
   return schema;
 }
 
-function buildSchema(gvk: GroupVersionKind): TypeSchema {
-  const table: RuleTable = { ...OBJECT_META, ...(BUILT_IN_RULES[`${apiVersionOf(gvk)}/${gvk.kind}`] ?? {}) };
+function buildSchema(gvk: GroupVersionKind, kindRules: RuleTable): TypeSchema {
+  const table: RuleTable = { ...OBJECT_META, ...kindRules };
   const rules = new Map(Object.entries(table));
   const rule = (path: string): FieldRule | undefined => rules.get(path);
   return {

@@ -14,6 +14,7 @@ import {
 import { ApiError } from '../../errors.js';
 import type { FieldSet } from '../fieldpath/set.js';
 import { gvkString, schemaFor, type TypeSchema } from '../schema/lookup.js';
+import type { RuleTable } from '../schema/rules.js';
 import { badRequest, internalError } from '../status.js';
 import { conflictError } from './conflicts.js';
 import { stripMeta, withoutResetFields } from './fields.js';
@@ -28,6 +29,8 @@ import { mergeApplied, removeItems } from './merge.js';
 import { takeOwnership } from './ownership.js';
 import { appliedFieldSet, compareObjects, TypedValueError } from './typed.js';
 import { capUpdateManagers, withoutManagedFields } from './shared.js';
+import { undeclaredFieldErrors, validationErrorsText } from './undeclared.js';
+import { updateManagedFields } from './update.js';
 
 export interface ServerSideApplyArgs {
   live: object | undefined;
@@ -37,15 +40,22 @@ export interface ServerSideApplyArgs {
   gvk: GroupVersionKind;
   now: string;
   subresource?: string;
+  /**
+   * The fields of the applied configuration its kind's schema does not declare (strict
+   * decoding's paths): SMD cannot make a typed value of it, whatever fieldValidation says.
+   */
+  undeclared?: (applied: JsonObject) => string[];
+  /** A custom resource's list and map rules, from its CRD (patch/schema/openapi-rules.ts). */
+  rules?: RuleTable;
 }
 
 export function serverSideApply(args: ServerSideApplyArgs): object {
   const { gvk, manager, now, subresource } = args;
   validateFieldManager(manager);
   const applied = validateApplied(args.applied, gvk);
-  const schema = schemaFor(gvk);
+  const schema = schemaFor(gvk, args.rules);
   const live = isJsonObject(args.live) ? args.live : undefined;
-  const managers = decodeLiveManagers(live);
+  const managers = beforeFirstApply(decodeLiveManagers(live), live, args);
   const liveBody = live ? withoutManagedFields(live) : {};
 
   const applierId = managerId({ manager, operation: 'Apply', apiVersion: apiVersionOf(gvk), subresource });
@@ -56,7 +66,7 @@ export function serverSideApply(args: ServerSideApplyArgs): object {
     apiVersion: apiVersionOf(gvk),
     time: now,
     ...(subresource ? { subresource } : {}),
-    set: withoutResetFields(typedAppliedSet(applied, schema), subresource),
+    set: withoutResetFields(typedAppliedSet(applied, schema, args.undeclared?.(applied) ?? []), subresource),
   };
   const withApplier: Managers = new Map(managers).set(applierId, applier);
 
@@ -120,6 +130,28 @@ function validateApplied(applied: unknown, gvk: GroupVersionKind): JsonObject {
   return applied;
 }
 
+/**
+ * kube's skipNonApplied: a live object nobody manages gets its fields owned by
+ * `before-first-apply` (an Update from nothing to it) before its first apply.
+ */
+function beforeFirstApply(
+  managers: Managers,
+  live: JsonObject | undefined,
+  { gvk, now, rules }: ServerSideApplyArgs,
+): Managers {
+  if (!live || managers.size) return managers;
+  const entries = updateManagedFields({
+    before: undefined,
+    after: live,
+    manager: 'before-first-apply',
+    operation: 'Update',
+    gvk,
+    now,
+    rules,
+  });
+  return decodeManagedFields(entries, true);
+}
+
 function decodeLiveManagers(live: JsonObject | undefined): Managers {
   try {
     return decodeManagedFields(isJsonObject(live?.metadata) ? live.metadata.managedFields : undefined, true);
@@ -128,14 +160,17 @@ function decodeLiveManagers(live: JsonObject | undefined): Managers {
   }
 }
 
-function typedAppliedSet(applied: JsonObject, schema: TypeSchema): FieldSet {
+/** ObjectToTyped of the applied configuration: its field set, or the error SMD's validation gives. */
+function typedAppliedSet(applied: JsonObject, schema: TypeSchema, undeclared: string[]): FieldSet {
+  const meta = isJsonObject(applied.metadata) ? applied.metadata : {};
+  const object = `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}; ${gvkString(schema.gvk)}`;
+  const fail = (text: string) => internalError(`failed to create typed patch object (${object}): ${text}`);
+  if (undeclared.length) throw fail(validationErrorsText(undeclaredFieldErrors(applied, undeclared, schema)));
   try {
     return appliedFieldSet(applied, schema);
   } catch (err) {
     if (!(err instanceof TypedValueError)) throw err;
-    const meta = isJsonObject(applied.metadata) ? applied.metadata : {};
-    const object = `${String(meta.namespace ?? '')}/${String(meta.name ?? '')}; ${gvkString(schema.gvk)}`;
-    throw internalError(`failed to create typed patch object (${object}): ${err.message}`);
+    throw fail(err.message);
   }
 }
 

@@ -121,14 +121,16 @@ describe('updateManagedFields', () => {
 
   it('records status writes with their subresource and ignores the rest of the object there', () => {
     const gvk = deployments;
-    const live = {
+    const created = {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'web' },
       spec: { replicas: 1 },
     };
-    const after = { ...live, spec: { replicas: 9 }, status: { readyReplicas: 1 } };
-    expect(update(live, after, 'kube-controller-manager', T2, 'status', gvk)).toEqual([
+    const live = withFields(created, update(undefined, created, 'creator', T1, undefined, gvk));
+    const after = { ...created, spec: { replicas: 9 }, status: { readyReplicas: 1 } };
+    const written = update(live, after, 'kube-controller-manager', T2, 'status', gvk);
+    expect(written.filter((e) => e.manager === 'kube-controller-manager')).toEqual([
       {
         manager: 'kube-controller-manager',
         operation: 'Update',
@@ -141,7 +143,7 @@ describe('updateManagedFields', () => {
     ]);
   });
 
-  it('honours managedFields sent by the client, and resets them when it sends []', () => {
+  it('honours managedFields sent by the client, and resets them when it sends [] (the object is then unmanaged)', () => {
     const live = withFields(configMap({ a: '1' }), update(undefined, configMap({ a: '1' }), 'creator'));
     const sent = [
       {
@@ -154,20 +156,16 @@ describe('updateManagedFields', () => {
       },
     ];
     expect(update(live, withFields(configMap({ a: '1' }), sent), 'ctl', T2)).toEqual(sent);
-    expect(update(live, withFields(configMap({ a: '1', b: '2' }), []), 'ctl', T2)).toEqual([
-      {
-        manager: 'ctl',
-        operation: 'Update',
-        apiVersion: 'v1',
-        time: T2,
-        fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:data': { 'f:b': {} } },
-      },
-    ]);
+    expect(update(live, withFields(configMap({ a: '1', b: '2' }), []), 'ctl', T2)).toEqual([]);
+  });
+
+  it('leaves an existing object nobody manages unmanaged (skipNonApplied); a create is managed', () => {
+    expect(update(configMap({ a: '1' }), configMap({ a: '1', b: '2' }), 'ctl', T2)).toEqual([]);
+    expect(update(undefined, configMap({ a: '1' }), 'ctl', T2)).toHaveLength(1);
   });
 
   it('keeps at most ten Update managers, folding the oldest into ancient-changes', () => {
-    let live = configMap({});
+    let live = withFields(configMap({}), update(undefined, configMap({}), 'creator'));
     for (let i = 0; i < 12; i++) {
       const next = configMap({ ...live.data, [`k${i}`]: 'v' });
       live = withFields(

@@ -6,6 +6,7 @@
 import { apiVersionOf, type GroupVersionKind, isJsonObject, type JsonObject } from '#kube-core';
 import { FieldSet } from '../fieldpath/set.js';
 import { schemaFor } from '../schema/lookup.js';
+import type { RuleTable } from '../schema/rules.js';
 import { stripMeta, withoutResetFields } from './fields.js';
 import {
   decodeManagedFields,
@@ -26,22 +27,27 @@ export interface UpdateManagedFieldsArgs {
   gvk: GroupVersionKind;
   now: string;
   subresource?: string;
+  /** A custom resource's list and map rules, from its CRD (patch/schema/openapi-rules.ts). */
+  rules?: RuleTable;
 }
 
 const CURRENT_OPERATION = '\u0000current-operation';
 
 export function updateManagedFields(args: UpdateManagedFieldsArgs): ManagedFieldsEntry[] {
   const { gvk, manager, subresource } = args;
-  const schema = schemaFor(gvk);
+  const schema = schemaFor(gvk, args.rules);
   const apiVersion = apiVersionOf(gvk);
   const after = withoutManagedFields(args.after);
   const base = {
     ...goStructs(after, schema.builtIn),
     ...(args.before ? withoutManagedFields(args.before) : {}),
   };
+  const starting = startingManagers(args);
+  // kube's skipNonApplied: an existing object nobody manages stays unmanaged until its first apply.
+  if (args.before && !starting.size) return [];
   const comparison = compareObjects(base, after, schema);
 
-  const { managers } = takeOwnership(startingManagers(args), CURRENT_OPERATION, comparison);
+  const { managers } = takeOwnership(starting, CURRENT_OPERATION, comparison);
   const written = stripMeta(withoutResetFields(comparison.modified.union(comparison.added), subresource));
   if (!written.isEmpty()) {
     const id = managerId({ manager, operation: 'Update', apiVersion, subresource });

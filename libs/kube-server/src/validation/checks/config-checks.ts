@@ -36,7 +36,8 @@ export function validateConfigMap(obj: Obj): FieldCause[] {
     }
   }
   if (textBytes(obj.data) + base64Bytes(obj.binaryData) > MAX_PAYLOAD_BYTES)
-    causes.push(tooLong('', MAX_PAYLOAD_BYTES));
+    // ValidateConfigMap reports the whole payload at field.NewPath(""), which prints as "[]".
+    causes.push(tooLong('[]', MAX_PAYLOAD_BYTES));
   return causes;
 }
 

@@ -80,6 +80,27 @@ export const validObjects = (): Array<[string, string, string, Record<string, an
   ],
   ['', 'v1', 'Service', service()],
   ['', 'v1', 'ServiceAccount', { metadata: { name: 'runner' } }],
+  [
+    '',
+    'v1',
+    'Node',
+    {
+      metadata: { name: 'node-1', labels: { 'kubernetes.io/hostname': 'node-1' } },
+      spec: { taints: [{ key: 'k', value: 'v', effect: 'NoSchedule' }] },
+      status: { conditions: [{ type: 'Ready', status: 'True' }], capacity: { cpu: '4', pods: '110' } },
+    },
+  ],
+  [
+    'discovery.k8s.io',
+    'v1',
+    'EndpointSlice',
+    {
+      metadata: { name: 'web-abc12', labels: { 'kubernetes.io/service-name': 'web' } },
+      addressType: 'IPv4',
+      endpoints: [{ addresses: ['10.244.0.5'], conditions: { ready: true }, nodeName: 'node-1' }],
+      ports: [{ name: 'http', port: 8080, protocol: 'TCP' }],
+    },
+  ],
   ['', 'v1', 'Pod', { metadata: { name: 'p' }, spec: podSpec() }],
   [
     '',

@@ -3,6 +3,7 @@ import { hashOf } from '#kube-core';
 import type {
   CompiledTemplate,
   EngineOptions,
+  EvalScope,
   ParameterSchema,
   PatchKeys,
   RenderContext,
@@ -32,7 +33,7 @@ export interface CueEngine {
    * in the same pool, and returns the fields it names. The request is one
    * string so that callers can cache by it. Errors are RenderErrors naming `label`.
    */
-  evaluateSource(label: string, request: string): Promise<Record<string, unknown>>;
+  evaluateSource(label: string, request: string, scope?: EvalScope): Promise<Record<string, unknown>>;
   /**
    * `context` cut to what a health policy reads (CUE finds it in the policy's syntax
    * tree; a policy that uses `context` whole keeps all of it). A request built from
@@ -42,6 +43,10 @@ export interface CueEngine {
   policyContext(source: string, context: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Starts loading CUE now (it otherwise loads at the first evaluation). */
   warm(): void;
+  /** The WebAssembly memory of the worker that answers, in bytes (its peak so far): for measuring. */
+  memoryBytes(): Promise<number>;
+  /** The worker pool's counts: workers, busy, queued, replaced. */
+  readonly stats: Cue14Pool['stats'];
   close(): Promise<void>;
 }
 
@@ -72,21 +77,27 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
     size: options.poolSize,
     clock: options.clock,
     longRunning: options.longRunning,
+    cpuLimitMs: options.cpuLimitMs,
+    memoryLimitBytes: options.memoryLimitBytes,
   });
   const readPart = contextReader(pool);
   return {
     compile: (definition, template) => new CompiledCueTemplate(definition, template, pool, readPart),
     policyContext: (source, context) => readPart(policyText(source), context),
-    evaluateSource: async (label, request) => {
+    evaluateSource: async (label, request, scope) => {
       const { source, parameter, context, fields } = JSON.parse(request) as HealthRequest;
       const text = policyText(source);
       try {
-        return await pool.evaluate(text, parameter, context, fields);
+        return await pool.evaluate(text, parameter, context, fields, scope);
       } catch (err) {
         throw failure(toRenderErrors(label, err, text));
       }
     },
     warm: () => pool.warm(),
+    memoryBytes: async () => (await pool.run({ op: 'memory' })) as number,
+    get stats() {
+      return pool.stats;
+    },
     close: () => pool.close(),
   };
 }
@@ -152,11 +163,15 @@ class CompiledCueTemplate implements CueTemplate {
    * The schema adds unknown-field warnings; if it cannot be exported, nothing is lost
    * but those.
    */
-  validate(properties: Record<string, unknown>, options: ValidateOptions = {}): Promise<ValidationResult> {
+  validate(
+    properties: Record<string, unknown>,
+    options: ValidateOptions = {},
+    scope: EvalScope = {},
+  ): Promise<ValidationResult> {
     const key = hashOf({ properties, strict: Boolean(options.strict) });
     let found = this.checked.get(key);
     if (!found) {
-      found = this.check(properties, options);
+      found = this.check(properties, options, scope);
       found.catch(() => this.checked.delete(key));
       if (this.checked.size >= MAX_CHECKED) this.checked.delete(this.checked.keys().next().value!);
       this.checked.set(key, found);
@@ -167,8 +182,9 @@ class CompiledCueTemplate implements CueTemplate {
   private async check(
     properties: Record<string, unknown>,
     options: ValidateOptions,
+    scope: EvalScope,
   ): Promise<ValidationResult> {
-    const vet = await this.pool.vet(this.source, properties).catch((err: unknown) => {
+    const vet = await this.pool.vet(this.source, properties, scope).catch((err: unknown) => {
       throw failure(toRenderErrors(this.definition, err, this.source));
     });
     // Valid properties whose every field `parameter` names hold no unknown field: no need to
@@ -185,7 +201,10 @@ class CompiledCueTemplate implements CueTemplate {
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
     let value: Cue14Render;
     try {
-      value = await this.pool.render(this.source, request.parameter, request.context);
+      value = await this.pool.render(this.source, request.parameter, request.context, {
+        tenant: request.tenant,
+        signal: request.signal,
+      });
     } catch (err) {
       throw failure(toRenderErrors(this.definition, err, this.source));
     }

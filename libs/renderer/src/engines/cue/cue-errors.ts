@@ -1,6 +1,7 @@
 import { CONTEXT_KEYS, type ParameterSchema } from '../engine.js';
 import { RenderError, RenderErrors } from '../../errors.js';
-import { WorkerCrashError, WorkerTaskError, WorkerTimeoutError } from '../worker-pool.js';
+import { isAbort, WorkerTaskError } from '../worker-pool.js';
+import { limitError } from '../limit-errors.js';
 import { validateProperties, type ParamIssue } from '../../params/index.js';
 import { unknownFields } from '../../params/unknown-fields.js';
 import { childPath, ROOT } from '../../params/property-path.js';
@@ -38,17 +39,11 @@ const USER_CONFLICT =
 export function toRenderErrors(definition: string, err: unknown, source: string): RenderError[] {
   if (err instanceof RenderErrors) return err.errors;
   if (err instanceof RenderError) return [err];
-  if (err instanceof WorkerTimeoutError) {
-    return [
-      new RenderError(
-        `${definition}: evaluation did not finish within ${err.timeoutMs} ms (the template may never terminate)`,
-        {},
-        'timeout',
-      ),
-    ];
-  }
+  if (isAbort(err)) throw err;
+  const limited = limitError(definition, err, 'CUE');
+  if (limited instanceof RenderError) return [limited];
   const raw = err instanceof Error ? err.message : String(err);
-  if (err instanceof WorkerCrashError || !(err instanceof WorkerTaskError)) {
+  if (!(err instanceof WorkerTaskError)) {
     return [new RenderError(`${definition}: the CUE evaluator failed: ${raw}`, {}, 'definition')];
   }
   const details = Array.isArray(err.details) ? (err.details as Cue14Error[]) : [];

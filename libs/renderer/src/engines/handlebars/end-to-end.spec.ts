@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { createRenderer, renderSources, type RendererHandle } from '../../index.js';
+import { projectRoot } from '#definitions';
+import { ensureBuilt } from '../../../../../test/support/build.js';
+
+// Templates render in worker threads that run the compiled engine (see handlebars.worker.mjs).
+beforeAll(() => ensureBuilt(projectRoot()), 240_000);
 
 /**
  * A Deployment+Service component type and a sidecar trait written in

@@ -1,6 +1,12 @@
+import { eventually } from '#kube-core';
 import { RenderError } from '../../errors.js';
 import { createHandlebarsEngine } from './index.js';
 import { request } from './testing.js';
+import { projectRoot } from '#definitions';
+import { ensureBuilt } from '../../../../../test/support/build.js';
+
+// Templates render in worker threads that run the compiled engine (see handlebars.worker.mjs).
+beforeAll(() => ensureBuilt(projectRoot()), 240_000);
 
 const DEF = 'TraitDefinition "loops"';
 const nested = (depth: number) =>
@@ -57,5 +63,49 @@ describe('Handlebars engine: limits', () => {
     await failure(engine.compile(DEF, { template: nested(4) }).evaluate(request({ items })));
     const result = await engine.compile(DEF, { template: nested(2) }).evaluate(request({ items: [1, 2, 3] }));
     expect((result.output!.data as { x: string }).x).toBe('.........');
+  });
+});
+
+describe('Handlebars engine: off the main thread', () => {
+  it('keeps the event loop turning while a template loops', async () => {
+    const engine = createHandlebarsEngine({ timeoutMs: 60_000, maxOutputBytes: 1e12, poolSize: 1 });
+    try {
+      const items = Array.from({ length: 300 }, (_, i) => i);
+      const running = engine
+        .compile(DEF, { template: nested(4) })
+        .evaluate(request({ items }))
+        .catch((e: unknown) => e);
+      await eventually(() => engine.stats.busy === 1, 'the render runs in a worker');
+      // On the main thread this timer could not fire until the render ended (minutes).
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(engine.stats.busy).toBe(1);
+      await engine.close();
+      expect(String(await running)).toMatch(/closed/);
+    } finally {
+      await engine.close();
+    }
+  });
+});
+
+describe('Handlebars engine: memory cap', () => {
+  it('ends a render that outgrows its heap, and a new worker takes the next one', async () => {
+    const engine = createHandlebarsEngine({
+      timeoutMs: 600_000,
+      maxOutputBytes: 1e12,
+      memoryLimitBytes: 32 * 2 ** 20,
+      poolSize: 1,
+    });
+    try {
+      const items = Array.from({ length: 300 }, (_, i) => i);
+      // 300^4 pieces of output kept until the end: far more than 32 MiB of heap.
+      const err = await failure(engine.compile(DEF, { template: nested(4) }).evaluate(request({ items })));
+      expect(err.source).toBe('timeout');
+      expect(err.message).toBe('TraitDefinition "loops": memory limit 32Mi exceeded');
+      expect(engine.stats.replaced).toBe(1);
+      const result = await engine.compile(DEF, { template: nested(1) }).evaluate(request({ items: [1] }));
+      expect((result.output!.data as { x: string }).x).toBe('.');
+    } finally {
+      await engine.close();
+    }
   });
 });

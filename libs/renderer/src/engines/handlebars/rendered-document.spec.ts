@@ -2,6 +2,11 @@ import { RenderError } from '../../errors.js';
 import { PATCH_STRATEGY } from '../../patch/index.js';
 import { createHandlebarsEngine } from './index.js';
 import { request } from './testing.js';
+import { projectRoot } from '#definitions';
+import { ensureBuilt } from '../../../../../test/support/build.js';
+
+// Templates render in worker threads that run the compiled engine (see handlebars.worker.mjs).
+beforeAll(() => ensureBuilt(projectRoot()), 240_000);
 
 const engine = createHandlebarsEngine({ timeoutMs: 2000 });
 const DEF = 'TraitDefinition "t"';

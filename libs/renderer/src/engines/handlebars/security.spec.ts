@@ -3,8 +3,14 @@ import Handlebars from 'handlebars';
 import { RenderError } from '../../errors.js';
 import { createHandlebarsEngine } from './index.js';
 import { request } from './testing.js';
+import { projectRoot } from '#definitions';
+import { ensureBuilt } from '../../../../../test/support/build.js';
 
-const engine = createHandlebarsEngine({ timeoutMs: 2000 });
+// Templates render in worker threads that run the compiled engine (see handlebars.worker.mjs).
+beforeAll(() => ensureBuilt(projectRoot()), 240_000);
+
+// One worker: the probe below looks at the worker that ran the templates.
+const engine = createHandlebarsEngine({ timeoutMs: 2000, poolSize: 1 });
 const DEF = 'ComponentDefinition "attack"';
 const pwned = () => (globalThis as Record<string, unknown>).__hbsPwned;
 
@@ -102,9 +108,11 @@ describe('Handlebars engine: YAML injection', () => {
 });
 
 describe('Handlebars engine: prototype access', () => {
-  afterEach(() => {
+  afterEach(async () => {
     expect(pwned()).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // Templates run in a worker thread: that is where an escape would show.
+    expect(await engine.probe()).toEqual({ pwned: false, polluted: false });
   });
 
   // The payload of handlebars-lang/handlebars.js#1495 (RCE through the Function constructor).

@@ -2,7 +2,8 @@ import { availableParallelism } from 'node:os';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Clock } from '#kube-core';
 import { WorkerPool } from '../../worker-pool.js';
-import { CUE14_WORKER_FILE, takeEarlyCueWorker } from './early-worker.js';
+import type { EvalScope } from '../../engine.js';
+import { CUE14_WORKER_FILE, EARLY_WORKER_MEMORY_LIMIT_BYTES, takeEarlyCueWorker } from './early-worker.js';
 
 /**
  * CUE v0.14.1 (KubeVela's version, our own WebAssembly build in
@@ -25,6 +26,7 @@ export type Cue14Task =
   | { op: 'openapi'; source: string }
   | { op: 'comments'; source: string }
   | { op: 'reads'; source: string }
+  | { op: 'memory' }
   | { op: 'panic' }
   | { op: 'crash' };
 
@@ -70,8 +72,12 @@ export interface Cue14Annotation {
 }
 
 export interface Cue14PoolOptions {
-  /** Hard limit for one task, in milliseconds. */
+  /** Wall-clock backstop for one task, in milliseconds. */
   timeoutMs: number;
+  /** Most CPU time one task may use, in milliseconds (default: none). */
+  cpuLimitMs?: number;
+  /** Each worker's WebAssembly memory cap, in bytes (default: none but the module's own). */
+  memoryLimitBytes?: number;
   /** Worker threads; default: the number of CPUs, at most 2. */
   size?: number;
   clock?: Clock;
@@ -91,15 +97,16 @@ export { CUE14_WORKER_FILE };
 
 export interface Cue14Pool {
   version(): Promise<{ cue: string; go: string }>;
-  render(source: string, parameter: unknown, context: unknown): Promise<Cue14Render>;
+  render(source: string, parameter: unknown, context: unknown, scope?: EvalScope): Promise<Cue14Render>;
   /** Named top-level fields with `parameter` and `context` filled (`isHealth`, `message`). */
   evaluate(
     source: string,
     parameter: unknown,
     context: unknown,
     fields: string[],
+    scope?: EvalScope,
   ): Promise<Record<string, unknown>>;
-  vet(source: string, properties: unknown): Promise<Cue14Vet>;
+  vet(source: string, properties: unknown, scope?: EvalScope): Promise<Cue14Vet>;
   /**
    * A JSON Schema of `parameter`, read from CUE's evaluated value: it exists for every
    * template that compiles and never rejects what CUE accepts (disjunctions are `anyOf`,
@@ -118,7 +125,7 @@ export interface Cue14Pool {
    */
   reads(source: string): Promise<ContextReads>;
   /** Runs a raw task (test hooks: `panic`, `crash`). */
-  run(task: Cue14Task): Promise<unknown>;
+  run(task: Cue14Task, scope?: EvalScope): Promise<unknown>;
   readonly stats: WorkerPool<Cue14Task, unknown>['stats'];
   /** Starts loading the CUE module in a worker now rather than at the first task. */
   warm(): void;
@@ -129,23 +136,34 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
   const pool = new WorkerPool<Cue14Task, unknown>({
     size: options.size ?? Math.max(1, Math.min(2, availableParallelism())),
     createWorker: () => {
-      // An early worker (`oam render`) is a short process's: a long-running pool starts its own.
+      // An early worker (`oam render`) is a short process's: a long-running pool starts its own,
+      // and so does one with another memory cap (the early one started with the default's).
+      const early =
+        !options.workerOptions &&
+        !options.longRunning &&
+        options.memoryLimitBytes === EARLY_WORKER_MEMORY_LIMIT_BYTES;
       const worker =
-        (options.workerOptions || options.longRunning ? undefined : takeEarlyCueWorker()) ??
+        (early ? takeEarlyCueWorker() : undefined) ??
         new Worker(CUE14_WORKER_FILE, {
           ...options.workerOptions,
-          workerData: { longRunning: options.longRunning === true },
+          workerData: {
+            longRunning: options.longRunning === true,
+            memoryLimitBytes: options.memoryLimitBytes,
+          },
         });
       options.onWorker?.(worker);
       return worker;
     },
     clock: options.clock,
+    cpuLimitMs: options.cpuLimitMs,
+    memoryLimitBytes: options.memoryLimitBytes,
   });
-  const run = (task: Cue14Task) => pool.run(task, options.timeoutMs);
+  const run = (task: Cue14Task, scope: EvalScope = {}) =>
+    pool.run(task, { timeoutMs: options.timeoutMs, ...scope });
   return {
     version: async () => (await run({ op: 'version' })) as { cue: string; go: string },
-    render: async (source, parameter, context) => {
-      const raw = (await run({ op: 'render', source, parameter, context })) as Omit<
+    render: async (source, parameter, context, scope) => {
+      const raw = (await run({ op: 'render', source, parameter, context }, scope)) as Omit<
         Cue14Render,
         'outputs'
       > & {
@@ -153,9 +171,10 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
       };
       return { ...raw, outputs: Object.fromEntries(raw.outputs) };
     },
-    evaluate: async (source, parameter, context, fields) =>
-      (await run({ op: 'evaluate', source, parameter, context, fields })) as Record<string, unknown>,
-    vet: async (source, properties) => (await run({ op: 'vet', source, properties })) as Cue14Vet,
+    evaluate: async (source, parameter, context, fields, scope) =>
+      (await run({ op: 'evaluate', source, parameter, context, fields }, scope)) as Record<string, unknown>,
+    vet: async (source, properties, scope) =>
+      (await run({ op: 'vet', source, properties }, scope)) as Cue14Vet,
     schema: async (source) => (await run({ op: 'schema', source })) as Record<string, any>,
     openapi: async (source) => (await run({ op: 'openapi', source })) as Record<string, any>,
     comments: async (source) => (await run({ op: 'comments', source })) as Cue14Annotation[],

@@ -1,11 +1,12 @@
 /* global WebAssembly */
 // A worker thread hosting one CUE v0.14.1 evaluator (our own Go build, ./wasm-runtime.mjs).
 // Plain JS because Node 20 cannot start a .ts file in a worker. It speaks the protocol of
-// ../../worker-pool.ts: `{ type: 'ready' }` once loaded; then `{ id, ok, value }` or
+// ../../worker-pool.ts: `{ type: 'ready', tid }` once loaded; then `{ id, ok, value }` or
 // `{ id, ok: false, error, errors?, fatal? }` per task, `fatal` once the Go runtime has died
 // (the pool then replaces this worker). Each template is compiled once per worker, kept by
 // its source (the Go side keys it by SHA-256).
 import { parentPort, workerData } from 'node:worker_threads';
+import { threadId } from '../../thread-id.mjs';
 import { CueEvalError, CueRuntimeDiedError, loadCue } from './wasm-runtime.mjs';
 
 /**
@@ -17,18 +18,21 @@ import { CueEvalError, CueRuntimeDiedError, loadCue } from './wasm-runtime.mjs';
  *   | { op: 'openapi'; source: string }
  *   | { op: 'comments'; source: string }
  *   | { op: 'reads'; source: string }
- *   | { op: 'panic' } | { op: 'crash' }} Cue14Task
+ *   | { op: 'memory' } | { op: 'panic' } | { op: 'crash' }} Cue14Task
  */
 
 // The pool says whether this process renders for long (see loadCue).
-const cue = await loadCue({ longRunning: workerData?.longRunning === true });
+const cue = await loadCue({
+  longRunning: workerData?.longRunning === true,
+  memoryLimitBytes: workerData?.memoryLimitBytes,
+});
 /**
  * Template source → its handle, or the error compiling it: a template that does not compile
  * is not compiled again (each compile of a source is kept by the CUE context for good).
  * @type {Map<string, string | Error>}
  */
 const handles = new Map();
-parentPort?.postMessage({ type: 'ready', loadMs: cue.loadMs, longRunning: cue.longRunning });
+parentPort?.postMessage({ type: 'ready', tid: threadId(), loadMs: cue.loadMs, longRunning: cue.longRunning });
 
 /** @param {string} source */
 function handleOf(source) {
@@ -65,6 +69,8 @@ function run(task) {
       return cue.comments(task.source);
     case 'reads':
       return cue.reads(handleOf(task.source));
+    case 'memory':
+      return cue.memoryBytes;
     case 'panic':
       return cue.panic();
     case 'crash':
@@ -86,6 +92,8 @@ parentPort?.on('message', (/** @type {{ id: number; task: Cue14Task }} */ { id, 
       err instanceof WebAssembly.RuntimeError ||
       message.startsWith('the CUE evaluator panicked');
     const errors = err instanceof CueEvalError ? err.errors : undefined;
-    parentPort?.postMessage({ id, ok: false, error: message, errors, fatal });
+    // The Go runtime's "out of memory": its WebAssembly memory reached the cap.
+    const limit = err instanceof CueRuntimeDiedError && err.outOfMemory ? 'memory' : undefined;
+    parentPort?.postMessage({ id, ok: false, error: message, errors, fatal, limit });
   }
 });

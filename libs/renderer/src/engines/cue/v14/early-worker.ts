@@ -1,6 +1,10 @@
 import { Worker } from 'node:worker_threads';
+import { DEFAULT_EVAL_MEMORY_LIMIT_BYTES } from '../../limits.js';
 
 export const CUE14_WORKER_FILE = new URL('./cue14.worker.mjs', import.meta.url);
+
+/** The memory cap of the early worker, which starts before any flag is read: the default's. */
+export const EARLY_WORKER_MEMORY_LIMIT_BYTES = DEFAULT_EVAL_MEMORY_LIMIT_BYTES;
 
 type WorkerEvent = 'message' | 'error' | 'exit';
 const EVENTS: WorkerEvent[] = ['message', 'error', 'exit'];
@@ -17,7 +21,9 @@ let early:
  */
 export function startCueWorker(): Worker {
   if (early) return early.worker;
-  const worker = new Worker(CUE14_WORKER_FILE);
+  const worker = new Worker(CUE14_WORKER_FILE, {
+    workerData: { memoryLimitBytes: EARLY_WORKER_MEMORY_LIMIT_BYTES },
+  });
   const seen: [WorkerEvent, unknown][] = [];
   const listeners = EVENTS.map((name) => {
     const keep = (x: unknown) => void seen.push([name, x]);

@@ -8,6 +8,7 @@
 // writes through `globalThis.fs.writeSync` and reports exits through `go.exit`, and both are
 // replaced here before it loads, so a panic trace is captured (and returned in the error),
 // never printed.
+import { capMemory } from './wasm-memory-cap.mjs';
 import {
   closeSync,
   existsSync,
@@ -50,6 +51,8 @@ export class CueRuntimeDiedError extends Error {
   constructor(message) {
     super(message);
     this.name = 'CueRuntimeDiedError';
+    /** Whether it died for want of memory (its memory cap, when it has one). */
+    this.outOfMemory = /out of memory/.test(message);
   }
 }
 
@@ -82,8 +85,10 @@ let loaded = false;
 /**
  * Loads the module once per thread (a second Go runtime in the same thread would share
  * `globalThis.fs` and the exported functions) and returns its typed functions.
- * @param {{ assetDir?: string; longRunning?: boolean }} [options] `longRunning`: the process
- *   renders for long (a controller, the API server), so V8 may optimise the module (below).
+ * @param {{ assetDir?: string; longRunning?: boolean; memoryLimitBytes?: number }} [options]
+ *   `longRunning`: the process renders for long (a controller, the API server), so V8 may
+ *   optimise the module (below). `memoryLimitBytes`: the module's memory cannot grow past it
+ *   (./wasm-memory-cap.mjs); a template that needs more kills this runtime with "out of memory".
  */
 export async function loadCue(options = {}) {
   if (loaded) throw new Error('the CUE module is already loaded in this thread');
@@ -135,7 +140,10 @@ export async function loadCue(options = {}) {
   // by about a quarter. The heap stays small (a few MB live), and the limit keeps a process
   // that compiles many templates from growing without bound. Set before start, so the
   // runtime's own start-up (package initialisation) runs with it too.
-  go.env = { GOGC: '400', GOMEMLIMIT: '512MiB' };
+  // Under a memory cap, the collector works harder before the cap rather than after it.
+  const cap = options.memoryLimitBytes;
+  const softMiB = cap ? Math.min(512, Math.floor((cap * 0.75) / 2 ** 20)) : 512;
+  go.env = { GOGC: '400', GOMEMLIMIT: `${softMiB}MiB` };
   /** @type {number | undefined} */
   let exitCode;
   go.exit = (/** @type {number} */ code) => {
@@ -153,7 +161,7 @@ export async function loadCue(options = {}) {
   // Functions are compiled on their first call (V8's default for WebAssembly); validating them
   // only then too saves about 50 ms of CPU per load. The module is our own Go build.
   setFlagsFromString('--wasm-lazy-validation');
-  const bytes = moduleBytes(dir);
+  const bytes = cap ? capMemory(moduleBytes(dir), cap).bytes : moduleBytes(dir);
   const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
   // run() resolves only when the Go program exits; main() registers its functions, then blocks.
   const exited = go.run(instance).then(() => {
@@ -216,6 +224,10 @@ export async function loadCue(options = {}) {
     /** Whether the Go runtime has died: every later call throws CueRuntimeDiedError. */
     get dead() {
       return Boolean(go.exited);
+    },
+    /** The size of the module's memory, in bytes: it only grows, so this is its peak so far. */
+    get memoryBytes() {
+      return /** @type {WebAssembly.Memory} */ (instance.exports.mem).buffer.byteLength;
     },
     /** What the Go runtime wrote (normally nothing): kept, never printed. */
     get captured() {
