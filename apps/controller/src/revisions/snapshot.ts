@@ -197,9 +197,7 @@ function hashedPart(p: Record<string, unknown>) {
 
 /** A revision's stored Components or Traits by name. */
 export function storedParts(stored: readonly Record<string, unknown>[] | undefined): Map<string, StoredPart> {
-  return new Map(
-    (stored ?? []).map((p) => [(p as StoredPart).metadata.name, p as StoredPart]),
-  );
+  return new Map((stored ?? []).map((p) => [(p as StoredPart).metadata.name, p as StoredPart]));
 }
 
 /** The stored definitions of a revision, as the renderer's catalog takes them. */

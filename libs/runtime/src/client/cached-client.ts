@@ -67,7 +67,10 @@ export class Client {
     return this.fromCache(kind, (informer) => informer.indexer.get(kind.namespaced ? ns : undefined, n));
   }
 
-  async list<T extends KubeObject = KubeObject>(ref: KindRef<T>, options: CachedListOptions = {}): Promise<T[]> {
+  async list<T extends KubeObject = KubeObject>(
+    ref: KindRef<T>,
+    options: CachedListOptions = {},
+  ): Promise<T[]> {
     const kind = await this.informers.mapper.resolve(ref);
     return this.fromCache(kind, (informer) => {
       let items = options.index

@@ -16,8 +16,7 @@ export type { ResourceKind };
  * KubeObject unless given).
  */
 export type KindRef<T extends KubeObject = KubeObject> =
-  | ResourceKind<T>
-  | Pick<KubeObject, 'apiVersion' | 'kind'>;
+  ResourceKind<T> | Pick<KubeObject, 'apiVersion' | 'kind'>;
 
 /**
  * A kubernetes-models interface as an object the runtime stores: the models

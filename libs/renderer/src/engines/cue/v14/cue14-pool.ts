@@ -112,12 +112,12 @@ export interface Cue14Pool {
    * template that compiles and never rejects what CUE accepts (disjunctions are `anyOf`,
    * no `not`); descriptions from `+usage=`, defaults from CUE's.
    */
-  schema(source: string): Promise<Record<string, any>>;
+  schema(source: string): Promise<Record<string, unknown>>;
   /**
    * CUE's own OpenAPI v3 export of `parameter` (`components.schemas.parameter`). It refuses
    * some constraints (`*1 | int & >=0`: "unsupported op for number &").
    */
-  openapi(source: string): Promise<Record<string, any>>;
+  openapi(source: string): Promise<Record<string, unknown>>;
   comments(source: string): Promise<Cue14Annotation[]>;
   /**
    * The parts of `context` a template reads, each a path of keys (`null`: every key of an
@@ -175,8 +175,8 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
       (await run({ op: 'evaluate', source, parameter, context, fields }, scope)) as Record<string, unknown>,
     vet: async (source, properties, scope) =>
       (await run({ op: 'vet', source, properties }, scope)) as Cue14Vet,
-    schema: async (source) => (await run({ op: 'schema', source })) as Record<string, any>,
-    openapi: async (source) => (await run({ op: 'openapi', source })) as Record<string, any>,
+    schema: async (source) => (await run({ op: 'schema', source })) as Record<string, unknown>,
+    openapi: async (source) => (await run({ op: 'openapi', source })) as Record<string, unknown>,
     comments: async (source) => (await run({ op: 'comments', source })) as Cue14Annotation[],
     reads: async (source) => (await run({ op: 'reads', source })) as ContextReads,
     run,
