@@ -425,7 +425,7 @@ output: {apiVersion: "v1", kind: "ConfigMap"}
     expect(two.outputs['pvc-cache']).toMatchObject({
       spec: { storageClassName: 'fast', resources: { requests: { storage: '8Gi' } } },
     });
-    expect((two.patch as any).spec.template.spec.volumes).toHaveLength(3);
+    expect((two.patch as Json).spec.template.spec.volumes).toHaveLength(3);
   });
 
   it("returns KubeVela's `errs`, the template's own verdict, as it is", async () => {
