@@ -231,6 +231,8 @@ export const suite: BenchSuite = {
         unit: 'bool',
         detail: `${leaderAtStart} → ${await leader()}`,
       });
+      progress('the REST API preview of each runaway');
+      results.push(...(await previewRunaways(server.kubeconfig, dir, chosenRunaways())));
       progress('oam render of each runaway');
       results.push(...renderRunaways(dir, chosenRunaways()));
       return results;
@@ -262,6 +264,90 @@ async function limitReported(
     ),
   );
   return messages[0];
+}
+
+const API_TOKEN = 'bench-containment-0123456789';
+
+/**
+ * `oam api` in a process of its own, against the same server (the runaways' definitions are
+ * still in their namespaces): each runaway's preview, how long until it answers and with what,
+ * then the API's RSS against its level before the first (after a healthy preview warmed it).
+ */
+async function previewRunaways(
+  kubeconfig: string,
+  dir: string,
+  runaways: readonly Runaway[],
+): Promise<BenchResult[]> {
+  const tokensFile = join(dir, 'api-tokens.yaml');
+  writeFileSync(tokensFile, stringify([{ token: API_TOKEN, namespaces: ['*'], verbs: ['*'] }]));
+  const api = spawn(
+    process.execPath,
+    [
+      join(projectRoot(), 'bin', 'oam.js'),
+      'api',
+      '--kubeconfig',
+      kubeconfig,
+      '--port',
+      '0',
+      '--auth',
+      'tokens',
+      '--tokens-file',
+      tokensFile,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let out = '';
+  api.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  api.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+  try {
+    const url = await eventually(
+      () => {
+        if (api.exitCode !== null) throw new Error(`oam api exited: ${out.slice(-2000)}`);
+        return /listening on (\S+)/.exec(out)?.[1];
+      },
+      'the REST API to start',
+      { timeoutMs: 120_000 },
+    );
+    const preview = async (app: KubeObject) => {
+      const t0 = performance.now();
+      const res = await fetch(`${url}/api/v1/namespaces/${app.metadata!.namespace}/preview`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${API_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify(app),
+      });
+      const body = (await res.json().catch(() => ({}))) as { message?: unknown };
+      return { status: res.status, seconds: (performance.now() - t0) / 1000, body };
+    };
+    const warm = await preview(healthyApp('warm'));
+    if (warm.status !== 200) throw new Error(`a healthy preview answered ${warm.status}`);
+    const rssBefore = rss(api.pid!);
+    const results: BenchResult[] = [];
+    for (const runaway of runaways.filter((r) => r.kind !== 'two-at-once')) {
+      const answer = await preview(runaway.apps(`tenant-${runaway.kind}`)[0]);
+      results.push({
+        name: `REST API preview ${runaway.kind}: answered in`,
+        value: answer.seconds,
+        unit: 's',
+        detail: `${answer.status}: ${JSON.stringify(answer.body.message ?? answer.body).slice(0, 160)}`,
+      });
+    }
+    await preview(healthyApp('after')); // the pool serves again
+    await new Promise((r) => setTimeout(r, 3000)); // replaced workers' memory is returned as they exit
+    results.push({
+      name: 'REST API RSS after the runaway previews / before',
+      value: rss(api.pid!) / rssBefore,
+      unit: 'ratio',
+      detail: `${(rss(api.pid!) / 2 ** 20).toFixed(0)} MiB after, ${(rssBefore / 2 ** 20).toFixed(0)} MiB before`,
+    });
+    return results;
+  } finally {
+    await stopChild(api);
+  }
+}
+
+function rss(pid: number): number {
+  const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+  return Number(kb) * 1024;
 }
 
 /** `oam render` of each runaway: seconds until it answers, with its exit code and first error line. */

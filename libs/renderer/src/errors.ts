@@ -27,6 +27,11 @@ export class RenderError extends Error {
     readonly detail: string,
     readonly location: ErrorLocation = {},
     readonly source: ErrorSource = 'user',
+    /**
+     * The evaluation passed its CPU-time or memory limit: the template's own doing (the limits
+     * measure the template, not the machine), so the same inputs fail again and are not retried.
+     */
+    readonly limit?: 'cpu' | 'memory',
   ) {
     super(formatError(detail, location, source));
     this.name = 'RenderError';
@@ -34,8 +39,14 @@ export class RenderError extends Error {
 
   /** A copy with more context filled in (inner layers know less than outer ones). */
   within(extra: ErrorLocation): RenderError {
-    return new RenderError(this.detail, { ...extra, ...definedOnly(this.location) }, this.source);
+    return new RenderError(this.detail, { ...extra, ...definedOnly(this.location) }, this.source, this.limit);
   }
+}
+
+/** An evaluation that passed its CPU-time or memory limit (alone or among others): never retried hot. */
+export function isLimitHit(err: unknown): boolean {
+  if (err instanceof RenderErrors) return err.errors.some((e) => e.limit !== undefined);
+  return err instanceof RenderError && err.limit !== undefined;
 }
 
 /** Several errors at once: the renderer reports all it finds, not just the first. */

@@ -5,7 +5,14 @@
  * KubeVela's assembly rules). No I/O; the same code serves the controller,
  * `oam render` and the REST API's preview.
  */
-export { RenderError, RenderErrors, formatError, type ErrorLocation, type ErrorSource } from './errors.js';
+export {
+  RenderError,
+  RenderErrors,
+  isLimitHit,
+  formatError,
+  type ErrorLocation,
+  type ErrorSource,
+} from './errors.js';
 export * from './parse/index.js';
 export * from './resolve/index.js';
 export type {

@@ -72,7 +72,7 @@ export function addEvalLimitOptions(command: Command): Command {
     .addOption(
       new Option(
         '--eval-memory-limit <quantity>',
-        'memory one template evaluation may use (e.g. 512Mi, 1Gi; default 512Mi)',
+        'memory one template evaluation may use (e.g. 256Mi, 1Gi; default 256Mi)',
       ).argParser(parseQuantity),
     );
 }

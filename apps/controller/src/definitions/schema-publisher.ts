@@ -1,5 +1,11 @@
 import { SCHEMA_CONFIGMAP_LABEL, SCHEMA_KEY, schemaConfigMapName, type Definition } from '#api';
-import { parameterOpenApiSchema, RenderErrors, type RendererHandle } from '#renderer';
+import {
+  isLimitHit,
+  parameterOpenApiSchema,
+  RenderError,
+  RenderErrors,
+  type RendererHandle,
+} from '#renderer';
 import { hashOf, type KubeObject, ownerReferenceTo } from '#kube-core';
 import {
   CONFIG_MAPS,
@@ -34,8 +40,14 @@ export class SchemaPublisher implements Reconciler {
     try {
       schema = await parameterOpenApiSchema(def as Definition, this.renderer().compiler);
     } catch (err) {
-      if (!(err instanceof RenderErrors)) throw err;
-      ctx.log.warn('parameter schema not published: the definition does not compile', { error: err.message });
+      // A template that does not compile, or whose schema passes a CPU or memory limit, fails
+      // the same way again: no retry (a changed definition is reconciled anew). The wall-clock
+      // backstop may be the machine's doing: that one is retried with backoff.
+      if (!(err instanceof RenderErrors || err instanceof RenderError)) throw err;
+      if (err instanceof RenderError && err.source === 'timeout' && !isLimitHit(err)) throw err;
+      ctx.log.warn('parameter schema not published: the definition cannot be evaluated', {
+        error: err.message,
+      });
       return; // the definition's users report the same error when they render
     }
     const name = schemaConfigMapName(def.kind as Definition['kind'], request.name);

@@ -1,3 +1,4 @@
+import { RenderError } from '#renderer';
 import { cachedHealthEngine } from './health-cache.js';
 
 describe('cachedHealthEngine', () => {
@@ -22,6 +23,21 @@ describe('cachedHealthEngine', () => {
     await engine.evaluateSource('p', 'c'); // evicts 'aa'
     await engine.evaluateSource('p', 'aa');
     expect(calls).toEqual(['aa', 'bad', 'bad', 'b', 'c', 'aa']);
+  });
+
+  it('keeps a policy that passed its CPU-time limit, answering its failure without evaluating it again', async () => {
+    const calls: { source: string; tenant?: string }[] = [];
+    const limit = new RenderError('TraitDefinition "bomb": cpu time limit 5s exceeded', {}, 'timeout', 'cpu');
+    const engine = cachedHealthEngine({
+      policyContext: async (_source, context) => context,
+      evaluateSource: async (_label, source, scope) => {
+        calls.push({ source, tenant: scope?.tenant });
+        throw limit;
+      },
+    });
+    await expect(engine.evaluateSource('p', 'spin', { tenant: 'team-a' })).rejects.toBe(limit);
+    await expect(engine.evaluateSource('p', 'spin', { tenant: 'team-a' })).rejects.toBe(limit);
+    expect(calls).toEqual([{ source: 'spin', tenant: 'team-a' }]); // once, in its namespace's turn
   });
 
   it('evaluates a request asked again while it runs once, and shares its failure', async () => {

@@ -51,12 +51,13 @@ async function componentHealth(
     return Object.fromEntries(entries.filter(([, obj]) => obj !== undefined)) as Record<string, TypedObject>;
   };
   const policy = policyOf(resolved.definition);
+  const scope = { tenant: context.namespace }; // the app's namespace takes its turn at the workers
   // A definition's component outputs (webservice's Service) are rendered as trait type AuxiliaryWorkload.
   const auxiliary = (o: RenderedComponent['objects'][number]) => o.traitType === 'AuxiliaryWorkload';
   let health = defaultHealth(output);
   if (policy) {
     const state = { output, outputs: await outputsOf(auxiliary), parameter: resolved.properties, context };
-    const evaluated = await evaluateHealth(policy, state, engine);
+    const evaluated = await evaluateHealth(policy, state, engine, scope);
     // Without an isHealth policy, the kind's default decides; the custom message still shows.
     health = policy.healthPolicy?.trim()
       ? evaluated
@@ -67,7 +68,7 @@ async function componentHealth(
       const p = policyOf(t.definition);
       if (!p) return { type: t.type, healthy: true };
       const outputs = await outputsOf((o) => o.traitType === t.type);
-      const h = await evaluateHealth(p, { output, outputs, parameter: t.properties, context }, engine);
+      const h = await evaluateHealth(p, { output, outputs, parameter: t.properties, context }, engine, scope);
       return { type: t.type, healthy: h.healthy, ...(h.message ? { message: h.message } : {}) };
     }),
   );

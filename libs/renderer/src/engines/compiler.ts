@@ -5,7 +5,10 @@ import type { CompiledTemplate } from './engine.js';
 
 /** The two engines behind one interface; each compiles a template once. */
 export interface TemplateEngines {
-  cue: { compile(definition: string, template: string): CompiledTemplate; close(): Promise<void> };
+  cue: {
+    compile(definition: string, template: string, tenant?: string): CompiledTemplate;
+    close(): Promise<void>;
+  };
   handlebars: {
     compile(
       definition: string,
@@ -53,11 +56,13 @@ export class TemplateCompiler {
   compile(definition: Definition): CompiledTemplate {
     const label = `${definition.kind} "${definition.metadata.name}"`;
     const schematic = definition.spec.schematic;
-    const key = `${label}:${schematicHash(schematic)}`;
+    // Its namespace is whose turn its own evaluations take: the same text in two namespaces is two templates.
+    const namespace = definition.metadata.namespace;
+    const key = `${namespace ?? ''}/${label}:${schematicHash(schematic)}`;
     const hit = this.compiled.get(key);
     if (hit) return hit;
     let template: CompiledTemplate;
-    if (schematic.cue) template = this.engines.cue.compile(label, schematic.cue.template);
+    if (schematic.cue) template = this.engines.cue.compile(label, schematic.cue.template, namespace);
     else if (schematic.handlebars) template = this.engines.handlebars.compile(label, schematic.handlebars);
     else throw new RenderError(`${label} has no schematic (cue or handlebars)`, {}, 'definition');
     if (this.compiled.size >= this.maxEntries) this.compiled.delete(this.compiled.keys().next().value!);

@@ -8,7 +8,8 @@ import { WorkerCrashError, WorkerLimitError, WorkerTimeoutError } from './worker
  * Anything else (an abort, a bug) is returned as it is, for the caller to rethrow.
  */
 export function limitError(definition: string, err: unknown, engine: 'CUE' | 'Handlebars'): unknown {
-  if (err instanceof WorkerLimitError) return new RenderError(`${definition}: ${err.message}`, {}, 'timeout');
+  if (err instanceof WorkerLimitError)
+    return new RenderError(`${definition}: ${err.message}`, {}, 'timeout', err.limit);
   if (err instanceof WorkerTimeoutError) {
     return new RenderError(
       `${definition}: evaluation did not finish within ${err.timeoutMs} ms (the template may never terminate)`,

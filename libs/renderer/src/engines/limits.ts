@@ -18,7 +18,11 @@ export const DEFAULT_EVAL_CPU_LIMIT_MS = 5_000;
 
 /**
  * Memory: CUE's WebAssembly memory (per worker, which keeps its compiled templates), or a
- * Handlebars worker's heap. 512 MiB is 2.8 times the 200-volume storage trait; 20,000 volumes
- * (a 778 KB app) went past 1.2 GB before.
+ * Handlebars worker's heap. 256 MiB holds the 200-volume storage trait (184 MiB with the Go
+ * heap limit at 75% of 512 MiB; it also renders under a 192 MiB cap) and keeps a controller
+ * within 1 GiB while a memory bomb runs: a template's own schema export evaluates it too, so
+ * two workers can reach the cap at once beside a ~400 MB controller (measured by
+ * `npm run bench containment`: 1.48 GB peak with 512 MiB). 20,000 volumes (a 778 KB app) went
+ * past 1.2 GB before limits existed.
  */
-export const DEFAULT_EVAL_MEMORY_LIMIT_BYTES = 512 * 1024 ** 2;
+export const DEFAULT_EVAL_MEMORY_LIMIT_BYTES = 256 * 1024 ** 2;

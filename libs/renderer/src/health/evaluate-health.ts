@@ -1,6 +1,6 @@
 import { type TypedObject } from '#kube-core';
 import { healthRequest, type CueEngine } from '../engines/cue/index.js';
-import type { RenderContext } from '../engines/engine.js';
+import type { EvalScope, RenderContext } from '../engines/engine.js';
 
 /** A definition's `status` section, KubeVela's shape: CUE that reads `context.output`. */
 export interface HealthPolicy {
@@ -37,6 +37,8 @@ export async function evaluateHealth(
   policy: HealthPolicy,
   live: LiveState,
   engine: Pick<CueEngine, 'evaluateSource' | 'policyContext'>,
+  /** Whose turn the evaluations take at the workers (the application's namespace). */
+  scope?: EvalScope,
 ): Promise<HealthResult> {
   // The live objects replace whatever the render context held under those keys.
   const context = { ...live.context, output: live.output, outputs: live.outputs ?? {} };
@@ -50,7 +52,7 @@ export async function evaluateHealth(
         context: await engine.policyContext(cue, context),
         fields: [name],
       });
-      return { value: (await engine.evaluateSource(label, request))[name] };
+      return { value: (await engine.evaluateSource(label, request, scope))[name] };
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }

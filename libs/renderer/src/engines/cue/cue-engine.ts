@@ -14,6 +14,7 @@ import { RenderError, RenderErrors } from '../../errors.js';
 import { addPatchMarker, markEachList } from '../../patch/index.js';
 import type { ValidateOptions, ValidationResult } from '../../params/index.js';
 import { cueIssues, toRenderErrors } from './cue-errors.js';
+import { WorkerLimitError } from '../worker-pool.js';
 import { createCue14Pool, type ContextReads, type Cue14Pool, type Cue14Render } from './v14/cue14-pool.js';
 import { pruneContext } from './v14/wasm-runtime.mjs';
 
@@ -27,7 +28,11 @@ export interface CueEngineOptions extends EngineOptions {
 }
 
 export interface CueEngine {
-  compile(definition: string, template: string): CueTemplate;
+  /**
+   * `tenant`: the definition's namespace, whose turn its own evaluations (its parameter
+   * schema, what it reads of context) take at the workers; a render takes the app's.
+   */
+  compile(definition: string, template: string, tenant?: string): CueTemplate;
   /**
    * Evaluates a health request (see `healthRequest`) under the same time limit,
    * in the same pool, and returns the fields it names. The request is one
@@ -82,7 +87,8 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
   });
   const readPart = contextReader(pool);
   return {
-    compile: (definition, template) => new CompiledCueTemplate(definition, template, pool, readPart),
+    compile: (definition, template, tenant) =>
+      new CompiledCueTemplate(definition, template, pool, readPart, tenant),
     policyContext: (source, context) => readPart(policyText(source), context),
     evaluateSource: async (label, request, scope) => {
       const { source, parameter, context, fields } = JSON.parse(request) as HealthRequest;
@@ -103,18 +109,18 @@ export function createCueEngine(options: CueEngineOptions): CueEngine {
 }
 
 /** Prunes `context` to what a CUE text reads (found by CUE in its syntax tree). */
-type ContextReader = <T extends object>(text: string, context: T) => Promise<T>;
+type ContextReader = <T extends object>(text: string, context: T, scope?: EvalScope) => Promise<T>;
 
 /** What each CUE text reads of `context`, asked of CUE once per text: a template or a policy. */
 function contextReader(pool: Cue14Pool): ContextReader {
   const reads = new Map<string, Promise<ContextReads>>();
-  return async (text, context) => {
+  return async (text, context, scope) => {
     let found = reads.get(text);
     if (!found) {
       if (reads.size >= 1000) reads.clear();
       // A text that does not compile is reported by its evaluation, and a timeout may pass:
       // this time it gets all of context, and the next request asks again.
-      found = pool.reads(text).catch(() => {
+      found = pool.reads(text, scope).catch(() => {
         reads.delete(text);
         return null;
       });
@@ -143,6 +149,7 @@ class CompiledCueTemplate implements CueTemplate {
     private readonly source: string,
     private readonly pool: Cue14Pool,
     private readonly readPart: ContextReader,
+    private readonly tenant?: string,
   ) {}
 
   /**
@@ -150,8 +157,10 @@ class CompiledCueTemplate implements CueTemplate {
    * warnings), read from CUE's evaluated value. Not what decides validity: `validate` is.
    */
   parameterSchema(): Promise<ParameterSchema> {
-    this.schema ??= this.pool.schema(this.source).catch((err: unknown) => {
-      this.schema = undefined; // a timeout may be transient: let the next caller try again
+    this.schema ??= this.pool.schema(this.source, { tenant: this.tenant }).catch((err: unknown) => {
+      // A CPU or memory limit is the template's own (it measures the template, not the
+      // machine): kept, never evaluated again. The wall-clock backstop may be the machine's.
+      if (!(err instanceof WorkerLimitError)) this.schema = undefined;
       throw failure(toRenderErrors(this.definition, err, this.source));
     });
     return this.schema;
@@ -195,7 +204,7 @@ class CompiledCueTemplate implements CueTemplate {
   }
 
   readContext(context: RenderContext): Promise<RenderContext> {
-    return this.readPart(this.source, context);
+    return this.readPart(this.source, context, { tenant: this.tenant });
   }
 
   async evaluate(request: TemplateRequest): Promise<TemplateResult> {
