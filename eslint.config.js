@@ -35,14 +35,16 @@ export default tseslint.config(
     },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-explicit-any': 'error',
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
   {
-    // The workload simulator is typed through the models (kubernetes-models) it reads and writes.
-    files: ['libs/simulator/**/*.ts'],
-    rules: { '@typescript-eslint/no-explicit-any': 'error' },
+    // Not typed yet: the suites under test/ (conformance, end-to-end) still read responses
+    // through `any` (about 280 uses). Specs beside the code are typed; a fixture where `any`
+    // is the honest type keeps a one-line disable saying why.
+    files: ['test/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
     // The web page (apps/web) runs in a browser.

@@ -111,7 +111,7 @@ export const suite: BenchSuite = {
       const kc = new KubeConfig();
       kc.loadFromFile(server.kubeconfig);
       const transport = new KubeTransport(kc, { qps: 500, burst: 500, registry: new Registry() });
-      const crds = new ResourceClient(transport, CUSTOM_RESOURCE_DEFINITIONS);
+      const crds = new ResourceClient<KubeObject>(transport, CUSTOM_RESOURCE_DEFINITIONS);
       for (const crd of generateCrds() as KubeObject[])
         await crds.apply(crd, { fieldManager: 'bench', force: true });
       const namespaces = new ResourceClient(transport, NAMESPACES);
@@ -145,8 +145,8 @@ export const suite: BenchSuite = {
         'the controller to start',
         { timeoutMs: 120_000 },
       );
-      const apps = new ResourceClient(transport, APPLICATIONS);
-      const definitions = new ResourceClient(transport, COMPONENT_DEFINITIONS);
+      const apps = new ResourceClient<KubeObject>(transport, APPLICATIONS);
+      const definitions = new ResourceClient<KubeObject>(transport, COMPONENT_DEFINITIONS);
       const leases = new ResourceClient(transport, LEASES);
       const leader = async () => {
         const spec = (await leases.get(CONTROLLER_NAMESPACE, LEADER_LEASE)).spec as {

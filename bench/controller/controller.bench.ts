@@ -254,7 +254,7 @@ export const suite: BenchSuite = {
       const transport = new KubeTransport(kc, { qps: 5000, burst: 5000, registry: new Registry() });
       const apps = new ResourceClient(transport, APPS);
       // A bare server (--no-controller) has no OAM CRDs; a real cluster may not either.
-      const crds = new ResourceClient(transport, CUSTOM_RESOURCE_DEFINITIONS);
+      const crds = new ResourceClient<KubeObject>(transport, CUSTOM_RESOURCE_DEFINITIONS);
       for (const crd of generateCrds() as KubeObject[])
         await crds.apply(crd, { fieldManager: 'bench', force: true });
       await new ResourceClient(transport, NAMESPACES)
@@ -350,7 +350,9 @@ export const suite: BenchSuite = {
         await apps.apply(app(i, image), { fieldManager: 'bench', force: true });
         await eventually(
           async () => {
-            const d = (await deployments.get(NS, `app-${i}`)) as { spec?: any };
+            const d = (await deployments.get(NS, `app-${i}`)) as {
+              spec?: { template?: { spec?: { containers?: { image?: string }[] } } };
+            };
             return d.spec?.template?.spec?.containers?.[0]?.image === image;
           },
           `app-${i} to be updated`,

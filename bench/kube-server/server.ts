@@ -15,8 +15,10 @@ export interface BenchServer {
     path: string,
     body?: object,
     contentType?: string,
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the parsed JSON of whichever endpoint a bench asked for
   ): Promise<{ status: number; body: any }>;
   /** Opens a watch; `onEvent` gets each parsed event with the time it arrived (performance.now()). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a watch event of whichever kind a bench watches
   watch(path: string, onEvent: (event: any, at: number) => void): Promise<() => void>;
   stop(): Promise<void>;
 }

@@ -172,7 +172,7 @@ export class ControllerCluster {
   }
 
   private async installCrds(): Promise<void> {
-    const crds = new ResourceClient(this.transport, CUSTOM_RESOURCE_DEFINITIONS);
+    const crds = new ResourceClient<KubeObject>(this.transport, CUSTOM_RESOURCE_DEFINITIONS);
     const dir = join(projectRoot(), 'deploy', 'crds');
     for (const file of readdirSync(dir).sort()) {
       for (const doc of parseAllDocuments(readFileSync(join(dir, file), 'utf8'))) {

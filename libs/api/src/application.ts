@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApplicationStatusSchema } from './application-status.js';
-import { API_VERSION, NameSchema, ObjectMetaSchema, PropertiesSchema } from './meta.js';
+import { API_VERSION, NameSchema, ObjectMetaSchema, PropertiesSchema, type OamObject } from './meta.js';
 
 export const ApplicationTraitSchema = z.object({
   type: z.string().min(1),
@@ -71,4 +71,4 @@ export const ApplicationSchema = z.object({
   spec: ApplicationSpecSchema,
   status: ApplicationStatusSchema.optional(),
 });
-export type Application = z.infer<typeof ApplicationSchema>;
+export type Application = OamObject<z.infer<typeof ApplicationSchema>>;

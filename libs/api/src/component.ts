@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_VERSION, ObjectMetaSchema, PropertiesSchema, NameSchema } from './meta.js';
+import { API_VERSION, ObjectMetaSchema, PropertiesSchema, NameSchema, type OamObject } from './meta.js';
 import { ApplicationStatusSchema } from './application-status.js';
 
 /** A developer-owned component: deploys by itself unless an Application references it. */
@@ -14,7 +14,7 @@ export const ComponentSchema = z.object({
   }),
   status: ApplicationStatusSchema.optional(),
 });
-export type Component = z.infer<typeof ComponentSchema>;
+export type Component = OamObject<z.infer<typeof ComponentSchema>>;
 
 /**
  * An operator-owned trait. Without `target.application` it attaches to the
@@ -35,4 +35,4 @@ export const TraitSchema = z.object({
     .loose()
     .optional(),
 });
-export type Trait = z.infer<typeof TraitSchema>;
+export type Trait = OamObject<z.infer<typeof TraitSchema>>;

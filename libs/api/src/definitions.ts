@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_VERSION, ObjectMetaSchema } from './meta.js';
+import { API_VERSION, ObjectMetaSchema, type OamObject } from './meta.js';
 
 export const CueSchematicSchema = z.object({ template: z.string().min(1) });
 
@@ -51,7 +51,7 @@ export const ComponentDefinitionSchema = z.object({
   metadata: ObjectMetaSchema,
   spec: ComponentDefinitionSpecSchema,
 });
-export type ComponentDefinition = z.infer<typeof ComponentDefinitionSchema>;
+export type ComponentDefinition = OamObject<z.infer<typeof ComponentDefinitionSchema>>;
 
 export const TraitDefinitionSpecSchema = z
   .object({
@@ -72,6 +72,6 @@ export const TraitDefinitionSchema = z.object({
   metadata: ObjectMetaSchema,
   spec: TraitDefinitionSpecSchema,
 });
-export type TraitDefinition = z.infer<typeof TraitDefinitionSchema>;
+export type TraitDefinition = OamObject<z.infer<typeof TraitDefinitionSchema>>;
 
 export type Definition = ComponentDefinition | TraitDefinition;

@@ -1,3 +1,4 @@
+import type { OwnerReference } from '#kube-core';
 import { z } from 'zod';
 
 /** The API group and version every OAM kind in this project is served under. */
@@ -33,6 +34,20 @@ export const ObjectMetaSchema = z
     managedFields: z.array(z.record(z.string(), z.unknown())).optional(),
   })
   .loose();
+
+/**
+ * An OAM object's type: what its schema checks, with metadata.ownerReferences
+ * as the API server guarantees them (apiVersion, kind, name and uid; the
+ * schema leaves them free-form), so that the object is a #kube-core KubeObject
+ * and a ResourceKind<T> of it types clients and informers. Types only: what
+ * the schema accepts does not change.
+ */
+export type OamObject<Parsed extends { metadata: object }> = {
+  [K in keyof Parsed]: K extends 'metadata' ? WithOwnerReferences<Parsed[K]> : Parsed[K];
+};
+type WithOwnerReferences<Meta> = {
+  [K in keyof Meta as K extends 'ownerReferences' ? never : K]: Meta[K];
+} & { ownerReferences?: OwnerReference[] };
 
 /** Free-form properties: whatever a definition's parameter schema accepts. */
 export const PropertiesSchema = z.record(z.string(), z.unknown());

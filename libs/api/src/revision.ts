@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { API_VERSION, ObjectMetaSchema } from './meta.js';
+import { API_VERSION, ObjectMetaSchema, type OamObject } from './meta.js';
 import { ApplicationSchema } from './application.js';
 
 /**
@@ -33,7 +33,7 @@ export const ApplicationRevisionSchema = z.object({
     pinned: RevisionPinsSchema.optional(),
   }),
 });
-export type ApplicationRevision = z.infer<typeof ApplicationRevisionSchema>;
+export type ApplicationRevision = OamObject<z.infer<typeof ApplicationRevisionSchema>>;
 
 /** The name of revision `n` of an application: `<app>-v<n>`. */
 export const revisionName = (app: string, n: number): string => `${app}-v${n}`;

@@ -18,6 +18,28 @@ export interface GroupVersionResource extends GroupVersion {
   resource: string;
 }
 
+/** The key of ResourceKind's type-only member; no value has it. */
+declare const objectType: unique symbol;
+
+/**
+ * Which REST collection a client talks to: a kind (group '' for the core group)
+ * with its resource (URL) name and scope, as a RESTMapping gives them.
+ *
+ * `T` is the type of the objects the collection holds: clients, informers and
+ * indexes of a `ResourceKind<Deployment>` return Deployments. It lives in a
+ * type-only member that no value carries, so a kind is still a plain
+ * `{group, version, kind, plural, namespaced}` object. It is declared here, at
+ * the bottom of the layers, so that libs below #runtime (the OAM kinds of
+ * #api) can type their kinds too.
+ */
+export interface ResourceKind<T extends KubeObject = KubeObject> extends GroupVersionKind {
+  /** The resource (URL) name, e.g. `deployments`. */
+  plural: string;
+  namespaced: boolean;
+  /** Type only, never set: the object type of the kind. */
+  readonly [objectType]?: T;
+}
+
 /** "apps/v1" → {group: 'apps', version: 'v1'}; "v1" → {group: '', version: 'v1'}. */
 export function parseApiVersion(apiVersion: string): GroupVersion {
   const slash = apiVersion.indexOf('/');

@@ -22,6 +22,7 @@ export {
   type GroupVersion,
   type GroupVersionKind,
   type GroupVersionResource,
+  type ResourceKind,
 } from './gvk.js';
 export * from './owner.js';
 export * from './selectors/selectors.js';

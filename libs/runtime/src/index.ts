@@ -26,6 +26,7 @@ export {
   LEASES,
   NAMESPACES,
   type KindRef,
+  type Model,
   type ResourceKind,
 } from './client/resource-kind.js';
 export { KubeTransport, type HttpEvent, type TransportOptions, type StreamEnd } from './client/transport.js';

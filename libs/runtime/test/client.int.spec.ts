@@ -1,7 +1,8 @@
 import { Registry } from 'prom-client';
 import { isConflict, isNotFound } from '../src/client/api-error.js';
 import { Client } from '../src/client/cached-client.js';
-import { CONFIG_MAPS } from '../src/client/resource-kind.js';
+import { CONFIG_MAPS, type Model } from '../src/client/resource-kind.js';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { KubeTransport } from '../src/client/transport.js';
 import { InformerFactory } from '../src/cache/informer-factory.js';
 import { deepCopy, type KubeObject } from '#kube-core';
@@ -75,7 +76,7 @@ describe(`client against a real API server (${process.env.RUNTIME_KUBECONFIG ? '
   }, 30_000);
 
   it('applies server-side under its field manager; another manager must force to take a field over', async () => {
-    const desired: KubeObject = {
+    const desired: Model<IConfigMap> = {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'ssa', namespace: ns.name },

@@ -8,7 +8,7 @@ import type { ApplicationView } from './application.dto.js';
  * controller reported and the objects it applied for it. Pure.
  */
 export function applicationView(obj: KubeObject): ApplicationView {
-  const app = obj as unknown as Application;
+  const app = obj as Application;
   const status = (app.status ?? {}) as ApplicationStatus;
   const applied = status.appliedResources ?? [];
   const healthy = status.services?.length

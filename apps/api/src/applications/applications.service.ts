@@ -59,7 +59,7 @@ export class ApplicationsService {
    * the API may not read is reported on its object, not as a failed request.
    */
   async resources(namespace: string, name: string) {
-    const app = this.get(namespace, name) as unknown as Application;
+    const app = this.get(namespace, name) as Application;
     const items = [];
     for (const ref of app.status?.appliedResources ?? []) {
       let object: KubeObject | undefined;
@@ -90,7 +90,7 @@ export class ApplicationsService {
 
   /** Events about the application or any object it applied, oldest first. */
   events(namespace: string, name: string) {
-    const app = this.get(namespace, name) as unknown as Application;
+    const app = this.get(namespace, name) as Application;
     const about = new Set([
       `Application/${name}`,
       ...(app.status?.appliedResources ?? [])
@@ -100,7 +100,6 @@ export class ApplicationsService {
     const items = this.cluster
       .informer(EVENTS)
       .indexer.byIndex(NAMESPACE_INDEX, namespace)
-      .map((e) => e as Record<string, any>)
       .filter((e) => about.has(`${e.involvedObject?.kind}/${e.involvedObject?.name}`))
       .map((e) => ({
         type: e.type,
@@ -116,7 +115,7 @@ export class ApplicationsService {
   }
 
   revisions(namespace: string, name: string) {
-    const app = this.get(namespace, name) as unknown as Application;
+    const app = this.get(namespace, name) as Application;
     const current = app.status?.latestRevision?.revision;
     const items = this.revisionObjects(namespace, name)
       .map((r) => {

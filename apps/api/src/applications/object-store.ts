@@ -59,7 +59,7 @@ export class ObjectStore {
     this.requireNamespace(namespace);
     const input = this.preview.parseAs(this.kind, body, namespace);
     await this.preview.check(input);
-    return this.client.create(input.object as unknown as KubeObject, { fieldManager: FIELD_MANAGERS.api });
+    return this.client.create(input.object, { fieldManager: FIELD_MANAGERS.api });
   }
 
   /** PUT: the body replaces the object; its resourceVersion must be the live one (409 when stale). */
@@ -77,7 +77,7 @@ export class ObjectStore {
         },
       ]);
     await this.preview.check(input);
-    return this.client.update(withServerFields(input.object as unknown as KubeObject, live), {
+    return this.client.update(withServerFields(input.object, live), {
       fieldManager: FIELD_MANAGERS.api,
     });
   }
@@ -101,7 +101,7 @@ export class ObjectStore {
       const input = this.preview.parseAs(this.kind, merged, namespace);
       await this.preview.check(input);
       try {
-        return await this.client.update(withServerFields(input.object as unknown as KubeObject, live), {
+        return await this.client.update(withServerFields(input.object, live), {
           fieldManager: FIELD_MANAGERS.api,
         });
       } catch (err) {

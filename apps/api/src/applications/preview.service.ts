@@ -17,7 +17,7 @@ import {
   type RenderError,
   type RenderedObject,
 } from '#renderer';
-import { NAMESPACE_INDEX } from '#runtime';
+import { NAMESPACE_INDEX, type ResourceKind } from '#runtime';
 import { ApiProblem, invalid, type FieldError } from '../http/problem.js';
 import { ClusterService } from '../kube/cluster.service.js';
 
@@ -103,8 +103,7 @@ export class PreviewService {
     if (input.kind !== 'Trait') return;
     const { component, application } = input.object.spec.target;
     if (application) {
-      const app = this.cluster.informer(APPLICATIONS).indexer.get(namespace, application) as
-        Application | undefined;
+      const app = this.cluster.informer(APPLICATIONS).indexer.get(namespace, application);
       if (!app) return; // applied before its Application: checked when that is written
       const others = this.usedBy(app).filter(
         (o) => !(o.kind === 'Trait' && o.object.metadata.name === input.object.metadata.name),
@@ -132,19 +131,17 @@ export class PreviewService {
       .filter((c) => refs.has(c.metadata!.name!))
       .map((c) => this.sourced('Component', c));
     const traits = this.inNamespace(TRAITS, namespace)
-      .filter(
-        (t) => (t.spec as { target?: { application?: string } })?.target?.application === app.metadata.name,
-      )
+      .filter((t) => t.spec?.target?.application === app.metadata.name)
       .map((t) => this.sourced('Trait', t));
     return [...components, ...traits].filter((o): o is OamObject => !!o);
   }
 
   private async renderInputs(objects: OamObject[], namespace: string, signal?: AbortSignal) {
     const system = this.cluster.options.systemNamespace;
-    const definitions = [COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS].flatMap((k) => [
+    const definitions = [COMPONENT_DEFINITIONS, TRAIT_DEFINITIONS].flatMap((k: ResourceKind<Definition>) => [
       ...this.inNamespace(k, namespace),
       ...(namespace === system ? [] : this.inNamespace(k, system)),
-    ]) as unknown as Definition[];
+    ]);
     const result = await renderObjects(objects, this.cluster.renderer.renderer, {
       builtins: definitions,
       defaultNamespace: namespace,
@@ -156,7 +153,7 @@ export class PreviewService {
     return result;
   }
 
-  private inNamespace(kind: typeof COMPONENTS, namespace: string): KubeObject[] {
+  private inNamespace<T extends KubeObject>(kind: ResourceKind<T>, namespace: string): T[] {
     return this.cluster.informer(kind).indexer.byIndex(NAMESPACE_INDEX, namespace);
   }
 

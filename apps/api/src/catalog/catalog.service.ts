@@ -5,7 +5,9 @@ import {
   SCHEMA_KEY,
   schemaConfigMapName,
   TRAIT_DEFINITIONS,
+  type ComponentDefinition,
   type Definition,
+  type TraitDefinition,
 } from '#api';
 import { parameterOpenApiSchema, RenderError, RenderErrors } from '#renderer';
 import { isNotFound, NAMESPACE_INDEX, NoKindMatchError, type ResourceKind } from '#runtime';
@@ -82,7 +84,8 @@ export class CatalogService {
   }
 
   private async entryOf(kind: CatalogKind, def: Definition): Promise<CatalogEntry> {
-    const spec = def.spec as Record<string, any>;
+    // Either kind's spec: the catalog kind says which fields are there.
+    const spec: Partial<ComponentDefinition['spec'] & TraitDefinition['spec']> = def.spec;
     const workload = spec.workload?.definition as { apiVersion?: string; kind?: string } | undefined;
     return {
       name: def.metadata.name!,

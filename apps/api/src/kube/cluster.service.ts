@@ -76,7 +76,7 @@ export class ClusterService implements OnApplicationShutdown {
     return this.rendererHandle;
   }
 
-  informer(kind: ResourceKind): SharedInformer<KubeObject> {
+  informer<T extends KubeObject>(kind: ResourceKind<T>): SharedInformer<T> {
     return this.manager.informers.informerFor(kind);
   }
 

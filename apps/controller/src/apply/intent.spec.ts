@@ -54,10 +54,11 @@ describe('buildIntent', () => {
   it('seeds handed-over fields on creation and leaves them out once the object exists', () => {
     const omit = [['spec', 'replicas']];
     expect(
-      (buildIntent(rendered(deployment, omit), DEPLOYMENTS, app, false).object.spec as any).replicas,
+      (buildIntent(rendered(deployment, omit), DEPLOYMENTS, app, false).object.spec as { replicas?: number })
+        .replicas,
     ).toBe(3);
     const existing = buildIntent(rendered(deployment, omit), DEPLOYMENTS, app, true);
-    expect((existing.object.spec as any).replicas).toBeUndefined();
+    expect((existing.object.spec as { replicas?: number }).replicas).toBeUndefined();
     expect(existing.object.metadata?.annotations?.['app.oam.dev/handed-over-fields']).toBe('spec.replicas');
   });
 

@@ -37,7 +37,7 @@ export async function installBuiltins(
   const report: InstallReport = { created: [], upgraded: [], keptEdited: [], foreign: [] };
   for (const def of builtins) {
     const kind = def.kind === 'ComponentDefinition' ? COMPONENT_DEFINITIONS : TRAIT_DEFINITIONS;
-    const resource = client.resource(kind);
+    const resource = client.resource<KubeObject>(kind); // the installer writes plain objects
     const name = def.metadata.name!;
     const id = `${def.kind}/${name}`;
     const desired = {

@@ -1,7 +1,6 @@
 import type { ComponentDefinition, Definition, TraitDefinition } from '#api';
 import type { DefinitionCatalog } from '#renderer';
 import { NAMESPACE_INDEX, type Indexer } from '#runtime';
-import { type KubeObject } from '#kube-core';
 
 /**
  * The renderer's DefinitionCatalog over the informer caches: the
@@ -10,17 +9,17 @@ import { type KubeObject } from '#kube-core';
  */
 export class CachedCatalog implements DefinitionCatalog {
   constructor(
-    private readonly components: Indexer<KubeObject>,
-    private readonly traits: Indexer<KubeObject>,
+    private readonly components: Indexer<ComponentDefinition>,
+    private readonly traits: Indexer<TraitDefinition>,
     private readonly systemNamespace: string,
   ) {}
 
   componentDefinition(type: string, namespace: string): ComponentDefinition | undefined {
-    return this.find(this.components, type, namespace) as ComponentDefinition | undefined;
+    return this.find(this.components, type, namespace);
   }
 
   traitDefinition(type: string, namespace: string): TraitDefinition | undefined {
-    return this.find(this.traits, type, namespace) as TraitDefinition | undefined;
+    return this.find(this.traits, type, namespace);
   }
 
   componentTypes(namespace: string): string[] {
@@ -31,12 +30,11 @@ export class CachedCatalog implements DefinitionCatalog {
     return this.names(this.traits, namespace);
   }
 
-  private find(indexer: Indexer<KubeObject>, type: string, namespace: string): Definition | undefined {
-    return (indexer.get(namespace, type) ?? indexer.get(this.systemNamespace, type)) as
-      Definition | undefined;
+  private find<D extends Definition>(indexer: Indexer<D>, type: string, namespace: string): D | undefined {
+    return indexer.get(namespace, type) ?? indexer.get(this.systemNamespace, type);
   }
 
-  private names(indexer: Indexer<KubeObject>, namespace: string): string[] {
+  private names<D extends Definition>(indexer: Indexer<D>, namespace: string): string[] {
     const objects = [
       ...indexer.byIndex(NAMESPACE_INDEX, namespace),
       ...indexer.byIndex(NAMESPACE_INDEX, this.systemNamespace),

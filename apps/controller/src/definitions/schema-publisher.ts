@@ -38,7 +38,7 @@ export class SchemaPublisher implements Reconciler {
     if (!def || def.metadata?.deletionTimestamp) return;
     let schema: Record<string, unknown>;
     try {
-      schema = await parameterOpenApiSchema(def as unknown as Definition, this.renderer().compiler);
+      schema = await parameterOpenApiSchema(def as Definition, this.renderer().compiler);
     } catch (err) {
       // A template that does not compile, or whose schema passes a CPU or memory limit, fails
       // the same way again: no retry (a changed definition is reconciled anew). The wall-clock

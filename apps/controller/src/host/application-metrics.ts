@@ -1,4 +1,5 @@
 import { Gauge, type Registry } from 'prom-client';
+import type { Application } from '#api';
 import type { Indexer } from '#runtime';
 
 const NAME = 'oam_applications';
@@ -9,7 +10,7 @@ const NAME = 'oam_applications';
  * informer cache when scraped, so it costs nothing between scrapes and no
  * API call. A restarted controller on the same registry replaces the gauge.
  */
-export function registerApplicationMetrics(registry: Registry, applications: Indexer): void {
+export function registerApplicationMetrics(registry: Registry, applications: Indexer<Application>): void {
   registry.removeSingleMetric(NAME);
   new Gauge({
     name: NAME,

@@ -1,6 +1,11 @@
 import type { KubeObject } from '#kube-core';
 import { controllerCacheTransform } from './cache-transform.js';
 
+/** A JSON document the assertions walk into. */
+interface Json {
+  [key: string]: Json;
+}
+
 const revision = (app: string, template: string): KubeObject => ({
   apiVersion: 'core.oam.dev/v1beta1',
   kind: 'ApplicationRevision',
@@ -23,12 +28,12 @@ describe('controllerCacheTransform', () => {
     const a = transform(revision('a', 'web: 1'));
     const b = transform(revision('b', 'web: 1'));
     const c = transform(revision('c', 'web: 2'));
-    const defs = (r: KubeObject) => (r.spec as any).componentDefinitions.webservice;
+    const defs = (r: KubeObject) => (r.spec as Json).componentDefinitions.webservice;
     expect(defs(b)).toBe(defs(a));
-    expect((b.spec as any).traitDefinitions.scaler).toBe((a.spec as any).traitDefinitions.scaler);
+    expect((b.spec as Json).traitDefinitions.scaler).toBe((a.spec as Json).traitDefinitions.scaler);
     expect(defs(c)).not.toBe(defs(a));
     expect(defs(c)).toEqual({ kind: 'ComponentDefinition', spec: { template: 'web: 2' } });
-    expect((b.spec as any).application.metadata.name).toBe('b');
+    expect((b.spec as Json).application.metadata.name).toBe('b');
     expect(a.metadata?.managedFields).toBeUndefined();
   });
 

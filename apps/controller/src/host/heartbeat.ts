@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import { isNotFound, LEASES, type Client, type Logger } from '#runtime';
+import type { ILease } from 'kubernetes-models/coordination.k8s.io/v1/Lease';
+import { isNotFound, LEASES, type Client, type Logger, type Model } from '#runtime';
 import { ANNOTATIONS, HEARTBEAT_LEASE } from '#api';
 import { ensureNamespace } from '../definitions/builtin-installer.js';
 
@@ -50,7 +51,7 @@ export class Heartbeat {
   }
 
   private async beat(): Promise<void> {
-    const lease = {
+    const lease: Model<ILease> = {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
       metadata: {

@@ -8,7 +8,6 @@ import {
   type InformerLease,
   type Request,
   type ResourceKind,
-  type SharedInformer,
 } from '#runtime';
 import { controllerOf, objectKey, type KubeObject } from '#kube-core';
 
@@ -36,7 +35,7 @@ export class OwnedWatches {
   constructor(
     private readonly informers: InformerFactory,
     /** The owners' informers (Applications, standalone Components): an owner's deletion releases its kinds. */
-    owners: SharedInformer | readonly SharedInformer[],
+    owners: Owners | readonly Owners[],
     private readonly enqueue: (r: Request, ownerKind: string | undefined, priority: number) => void,
   ) {
     for (const informer of Array.isArray(owners) ? owners : [owners])
@@ -124,4 +123,9 @@ function applicationOf(obj: KubeObject): Request[] {
   const name = labels?.[LABELS.appName];
   const namespace = labels?.[LABELS.appNamespace];
   return name && namespace ? [{ namespace, name }] : [];
+}
+
+/** An owners' informer, of whichever kind: an owner's deletion is all it is asked for. */
+interface Owners {
+  addEventHandler(handler: EventHandler<KubeObject>): unknown;
 }

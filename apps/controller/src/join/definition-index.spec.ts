@@ -1,3 +1,4 @@
+import type { Application } from '#api';
 import { type KubeObject } from '#kube-core';
 import { applicationsUsing, definitionIndexFunc } from './definition-index.js';
 
@@ -10,7 +11,7 @@ const app = (namespace: string, name: string): KubeObject => ({
 
 describe('the definition index', () => {
   it('indexes an Application by each definition it uses, once', () => {
-    expect(definitionIndexFunc(app('ns', 'x'))).toEqual([
+    expect(definitionIndexFunc(app('ns', 'x') as Application)).toEqual([
       'ComponentDefinition/webservice',
       'TraitDefinition/gateway',
     ]);

@@ -5,8 +5,8 @@ import { type KubeObject } from '#kube-core';
 /** Applications by the definitions they use: `ComponentDefinition/webservice`, `TraitDefinition/gateway`. */
 export const DEFINITION_INDEX = 'oam.definitions';
 
-export const definitionIndexFunc: IndexFunc<KubeObject> = (obj) => {
-  const components = (obj as unknown as Application).spec?.components ?? [];
+export const definitionIndexFunc: IndexFunc<Application> = (obj) => {
+  const components = obj.spec?.components ?? [];
   const keys = new Set<string>();
   for (const c of components) {
     if (c.type) keys.add(`ComponentDefinition/${c.type}`);
@@ -30,10 +30,10 @@ export function applicationsUsing(
 }
 
 /** The objects (Applications, Components, Traits) a changed definition concerns, by an index keyed `<Kind>/<name>`. */
-export function usersOf(
-  byIndex: (value: string) => KubeObject[],
+export function usersOf<T extends KubeObject>(
+  byIndex: (value: string) => T[],
   systemNamespace: string,
-): (definition: KubeObject) => KubeObject[] {
+): (definition: KubeObject) => T[] {
   return (definition) => {
     const ns = definition.metadata?.namespace ?? '';
     const users = byIndex(`${definition.kind}/${definition.metadata?.name}`);

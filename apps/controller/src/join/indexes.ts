@@ -1,6 +1,5 @@
 import type { Application, Component, Trait } from '#api';
 import type { IndexFunc } from '#runtime';
-import { type KubeObject } from '#kube-core';
 
 /** Applications by the Components they reference: `<namespace>/<component>`. */
 export const COMPONENT_REF_INDEX = 'oam.componentRefs';
@@ -15,17 +14,17 @@ export const componentTargetKey = (namespace: string, component: string) =>
 export const applicationTargetKey = (namespace: string, app: string, component?: string) =>
   `${namespace}/Application/${app}${component === undefined ? '' : `/${component}`}`;
 
-export const componentRefIndexFunc: IndexFunc<KubeObject> = (obj) => {
+export const componentRefIndexFunc: IndexFunc<Application> = (obj) => {
   const ns = obj.metadata?.namespace ?? '';
-  const refs = ((obj as unknown as Application).spec?.components ?? []).flatMap((c) =>
+  const refs = (obj.spec?.components ?? []).flatMap((c) =>
     c.componentRef ? [componentRefKey(ns, c.componentRef)] : [],
   );
   return [...new Set(refs)];
 };
 
-export const traitTargetIndexFunc: IndexFunc<KubeObject> = (obj) => {
+export const traitTargetIndexFunc: IndexFunc<Trait> = (obj) => {
   const ns = obj.metadata?.namespace ?? '';
-  const target = (obj as unknown as Trait).spec?.target;
+  const target = obj.spec?.target;
   if (!target?.component) return [];
   if (!target.application) return [componentTargetKey(ns, target.component)];
   return [
@@ -34,12 +33,12 @@ export const traitTargetIndexFunc: IndexFunc<KubeObject> = (obj) => {
   ];
 };
 
-export const componentTypeIndexFunc: IndexFunc<KubeObject> = (obj) => {
-  const type = (obj as unknown as Component).spec?.type;
+export const componentTypeIndexFunc: IndexFunc<Component> = (obj) => {
+  const type = obj.spec?.type;
   return type ? [`ComponentDefinition/${type}`] : [];
 };
 
-export const traitTypeIndexFunc: IndexFunc<KubeObject> = (obj) => {
-  const type = (obj as unknown as Trait).spec?.type;
+export const traitTypeIndexFunc: IndexFunc<Trait> = (obj) => {
+  const type = obj.spec?.type;
   return type ? [`TraitDefinition/${type}`] : [];
 };

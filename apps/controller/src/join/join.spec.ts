@@ -8,6 +8,11 @@ import { joinedStatus } from './joined-status.js';
 import { blamedTraits } from '../render/render.js';
 import { appliedCondition } from '../reconcile/trait.reconciler.js';
 
+/** A JSON document the assertions walk into. */
+interface Json {
+  [key: string]: Json;
+}
+
 const meta = (name: string, created: string, uid = name) => ({
   name,
   namespace: 'ns',
@@ -225,7 +230,7 @@ describe('a rollback’s pins laid over the join', () => {
     const pinned = pinnedSources(live, 'ns', pins, catalog);
     const joined = joinApplication(pinned.sources, ref);
     expect(joined.revisionInputs?.components.api).toMatchObject({ generation: 3 });
-    expect((joined.revisionInputs?.components.api.spec as any).properties.image).toBe('v3');
+    expect((joined.revisionInputs?.components.api.spec as Json).properties.image).toBe('v3');
     expect(joined.revisionInputs?.traits['api-hpa']).toMatchObject({ spec: hpaV1.spec, generation: 1 });
     expect(joined.revisionInputs?.traits.late).toBeUndefined();
     expect(joined.verdicts.find((v) => v.trait.metadata.name === 'gone')?.accepted).toBe(true);

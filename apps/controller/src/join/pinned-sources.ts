@@ -47,26 +47,24 @@ export function pinnedSources(
         const stored = pins.components.get(name);
         if (ns !== namespace || !stored || !holds('components', name, live as KubeObject | undefined))
           return live;
-        return asLive(stored, live as KubeObject | undefined, namespace) as unknown as Component;
+        return asLive(stored, live as KubeObject | undefined, namespace) as Component;
       },
       traitsTargeting(key) {
-        const live = src
-          .traitsTargeting(key)
-          .filter((t) => !holds('traits', t.metadata.name!, t as unknown as KubeObject));
+        const live = src.traitsTargeting(key).filter((t) => !holds('traits', t.metadata.name!, t));
         const stored = [...pins.traits.values()]
           .filter((p) => targetKeys(p, namespace).includes(key))
           .flatMap((p) => {
             const current = liveTrait(p.metadata.name);
             return holds('traits', p.metadata.name, current) ? [asLive(p, current, namespace)] : [];
           });
-        return [...live, ...(stored as unknown as Trait[])];
+        return [...live, ...(stored as Trait[])];
       },
     },
   };
 }
 
 const targetKeys = (p: StoredPart, namespace: string) =>
-  traitTargetIndexFunc({ metadata: { namespace }, spec: p.spec } as KubeObject);
+  traitTargetIndexFunc({ metadata: { namespace }, spec: p.spec } as Trait);
 
 /** A stored part as the join takes it: the live object's identity (if any) with the stored spec and its generation. */
 function asLive(p: StoredPart, live: KubeObject | undefined, namespace: string): KubeObject {

@@ -1,7 +1,6 @@
 import type { Application, Component, Trait } from '#api';
 import type { DefinitionCatalog } from '#renderer';
 import type { Indexer } from '#runtime';
-import { type KubeObject } from '#kube-core';
 import { COMPONENT_REF_INDEX, componentRefKey, TRAIT_TARGET_INDEX } from './indexes.js';
 
 /** Keyed reads of the informer caches the join needs (never a list of everything). */
@@ -18,16 +17,16 @@ export interface JoinSources {
 
 /** The join's reads over the informer caches: keyed gets and index lookups only. */
 export function cachedJoinSources(
-  caches: { apps: Indexer<KubeObject>; components: Indexer<KubeObject>; traits: Indexer<KubeObject> },
+  caches: { apps: Indexer<Application>; components: Indexer<Component>; traits: Indexer<Trait> },
   catalog: DefinitionCatalog,
 ): JoinSources {
   return {
     catalog,
-    component: (ns, name) => caches.components.get(ns, name) as Component | undefined,
-    application: (ns, name) => caches.apps.get(ns, name) as Application | undefined,
-    trait: (ns, name) => caches.traits.get(ns, name) as Trait | undefined,
+    component: (ns, name) => caches.components.get(ns, name),
+    application: (ns, name) => caches.apps.get(ns, name),
+    trait: (ns, name) => caches.traits.get(ns, name),
     applicationsReferencing: (ns, component) =>
-      caches.apps.byIndex(COMPONENT_REF_INDEX, componentRefKey(ns, component)) as unknown as Application[],
-    traitsTargeting: (key) => caches.traits.byIndex(TRAIT_TARGET_INDEX, key) as unknown as Trait[],
+      caches.apps.byIndex(COMPONENT_REF_INDEX, componentRefKey(ns, component)),
+    traitsTargeting: (key) => caches.traits.byIndex(TRAIT_TARGET_INDEX, key),
   };
 }

@@ -1,4 +1,4 @@
-import type { Application, Trait } from '#api';
+import type { Application, Component, Trait } from '#api';
 import type { Indexer, MapFunc, Request } from '#runtime';
 import { type KubeObject } from '#kube-core';
 import { usersOf } from './definition-index.js';
@@ -13,16 +13,14 @@ import {
 } from './indexes.js';
 
 export interface OamCaches {
-  apps: Indexer<KubeObject>;
-  components: Indexer<KubeObject>;
-  traits: Indexer<KubeObject>;
+  apps: Indexer<Application>;
+  components: Indexer<Component>;
+  traits: Indexer<Trait>;
 }
 
 const request = (o: KubeObject): Request => ({ namespace: o.metadata!.namespace!, name: o.metadata!.name! });
-const refsOf = (app: KubeObject): string[] =>
-  ((app as unknown as Application).spec?.components ?? []).flatMap((c) =>
-    c.componentRef ? [c.componentRef] : [],
-  );
+const refsOf = (app: Application): string[] =>
+  (app.spec?.components ?? []).flatMap((c) => (c.componentRef ? [c.componentRef] : []));
 const notSelf =
   (self: KubeObject) =>
   (r: Request): boolean =>
@@ -41,16 +39,16 @@ export function oamWatches(caches: OamCaches, systemNamespace: string) {
   const traitsOfType = usersOf((v) => caches.traits.byIndex(TYPE_INDEX, v), systemNamespace);
 
   const appsOfComponent: MapFunc = (c) => appsReferencing(c.metadata!.namespace!, c.metadata!.name!);
-  const appsOfTrait: MapFunc = (t) => {
+  const appsOfTrait: MapFunc<Trait> = (t) => {
     const ns = t.metadata!.namespace!;
-    const target = (t as unknown as Trait).spec?.target;
+    const target = t.spec?.target;
     if (!target) return [];
     return target.application
       ? [{ namespace: ns, name: target.application }]
       : appsReferencing(ns, target.component);
   };
-  const componentsOfTrait: MapFunc = (t) => {
-    const target = (t as unknown as Trait).spec?.target;
+  const componentsOfTrait: MapFunc<Trait> = (t) => {
+    const target = t.spec?.target;
     return target && !target.application
       ? [{ namespace: t.metadata!.namespace!, name: target.component }]
       : [];
@@ -62,35 +60,35 @@ export function oamWatches(caches: OamCaches, systemNamespace: string) {
       /** A Trait changed or went: the Application it targets, directly or through its Component. */
       traits: appsOfTrait,
       /** An Application changed or went: the others referencing its Components (which one renders may change). */
-      applications: ((a) =>
+      applications: (a: Application) =>
         refsOf(a)
           .flatMap((c) => appsReferencing(a.metadata!.namespace!, c))
-          .filter(notSelf(a))) as MapFunc,
-      componentDefinitions: ((d) => componentsOfType(d).flatMap(appsOfComponent)) as MapFunc,
-      traitDefinitions: ((d) => traitsOfType(d).flatMap(appsOfTrait)) as MapFunc,
+          .filter(notSelf(a)),
+      componentDefinitions: (d: KubeObject) => componentsOfType(d).flatMap(appsOfComponent),
+      traitDefinitions: (d: KubeObject) => traitsOfType(d).flatMap(appsOfTrait),
     },
     component: {
       /** An Application changed (spec or status): the Components it references. */
-      applications: ((a) =>
-        refsOf(a).map((name) => ({ namespace: a.metadata!.namespace!, name }))) as MapFunc,
+      applications: (a: Application) =>
+        refsOf(a).map((name) => ({ namespace: a.metadata!.namespace!, name })),
       traits: componentsOfTrait,
-      componentDefinitions: ((d) => componentsOfType(d).map(request)) as MapFunc,
-      traitDefinitions: ((d) => traitsOfType(d).flatMap(componentsOfTrait)) as MapFunc,
+      componentDefinitions: (d: KubeObject) => componentsOfType(d).map(request),
+      traitDefinitions: (d: KubeObject) => traitsOfType(d).flatMap(componentsOfTrait),
     },
     trait: {
       /** An Application changed (spec or status): the Traits aimed at it or at its Components. */
-      applications: ((a) => {
+      applications: (a: Application) => {
         const ns = a.metadata!.namespace!;
         return [
           ...traitsAt(applicationTargetKey(ns, a.metadata!.name!)),
           ...refsOf(a).flatMap((c) => traitsAt(componentTargetKey(ns, c))),
         ].map(request);
-      }) as MapFunc,
-      components: ((c) =>
-        traitsAt(componentTargetKey(c.metadata!.namespace!, c.metadata!.name!)).map(request)) as MapFunc,
+      },
+      components: (c: Component) =>
+        traitsAt(componentTargetKey(c.metadata!.namespace!, c.metadata!.name!)).map(request),
       /** A Trait changed or went: the others on the same target (who wins a conflict may change). */
-      traits: ((t) => traitTargetIndexFunc(t).flatMap(traitsAt).map(request).filter(notSelf(t))) as MapFunc,
-      traitDefinitions: ((d) => traitsOfType(d).map(request)) as MapFunc,
+      traits: (t: Trait) => traitTargetIndexFunc(t).flatMap(traitsAt).map(request).filter(notSelf(t)),
+      traitDefinitions: (d: KubeObject) => traitsOfType(d).map(request),
     },
   };
 }

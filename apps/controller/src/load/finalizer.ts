@@ -8,26 +8,30 @@ import { FINALIZER } from '#api';
  * the resourceVersion it was computed from, so a concurrent edit is a 409
  * Conflict and a retry, never a lost finalizer.
  */
-export async function ensureFinalizer(
+export async function ensureFinalizer<T extends KubeObject>(
   client: Client,
-  kind: ResourceKind,
-  app: KubeObject,
-): Promise<KubeObject> {
+  kind: ResourceKind<T>,
+  app: T,
+): Promise<T> {
   if (hasFinalizer(app, FINALIZER)) return app;
   return patchFinalizers(client, kind, app, finalizersWith(app, FINALIZER));
 }
 
-export async function removeFinalizer(client: Client, kind: ResourceKind, app: KubeObject): Promise<void> {
+export async function removeFinalizer<T extends KubeObject>(
+  client: Client,
+  kind: ResourceKind<T>,
+  app: T,
+): Promise<void> {
   if (!hasFinalizer(app, FINALIZER)) return;
   await patchFinalizers(client, kind, app, finalizersWithout(app, FINALIZER));
 }
 
-function patchFinalizers(
+function patchFinalizers<T extends KubeObject>(
   client: Client,
-  kind: ResourceKind,
-  app: KubeObject,
+  kind: ResourceKind<T>,
+  app: T,
   finalizers: string[],
-): Promise<KubeObject> {
+): Promise<T> {
   const meta = app.metadata!;
   const patch = { metadata: { resourceVersion: meta.resourceVersion, finalizers } };
   return client.patch(kind, meta.namespace, meta.name!, patch, { type: 'merge' });

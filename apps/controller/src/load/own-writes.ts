@@ -7,11 +7,11 @@ import { type KubeObject } from '#kube-core';
  * While the cache still holds a version this controller has since replaced,
  * the object its own write returned is used instead.
  */
-export class OwnWrites {
-  private readonly entries = new Map<string, { superseded: Set<string>; latest: KubeObject }>();
+export class OwnWrites<T extends KubeObject = KubeObject> {
+  private readonly entries = new Map<string, { superseded: Set<string>; latest: T }>();
 
   /** `before` was replaced by `after` through this controller's own write. */
-  remember(key: string, before: KubeObject, after: KubeObject): void {
+  remember(key: string, before: T, after: T): void {
     const entry = this.entries.get(key) ?? { superseded: new Set<string>(), latest: after };
     if (before.metadata?.resourceVersion) entry.superseded.add(before.metadata.resourceVersion);
     entry.latest = after;
@@ -19,7 +19,7 @@ export class OwnWrites {
   }
 
   /** The newer of the cached object and this controller's last write of it. */
-  fresher(key: string, cached: KubeObject | undefined): KubeObject | undefined {
+  fresher(key: string, cached: T | undefined): T | undefined {
     const entry = this.entries.get(key);
     if (!entry) return cached;
     const rv = cached?.metadata?.resourceVersion;

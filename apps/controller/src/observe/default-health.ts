@@ -1,7 +1,19 @@
 import type { HealthResult } from '#renderer';
 import { type TypedObject } from '#kube-core';
 
-type Obj = Record<string, any>;
+/** The spec and status fields read here, of Deployments, StatefulSets, DaemonSets and Jobs (as numbers, as the API serves them). */
+interface WorkloadSpec {
+  replicas?: number;
+  completions?: number;
+}
+interface WorkloadStatus {
+  observedGeneration?: number;
+  readyReplicas?: number;
+  updatedReplicas?: number;
+  desiredNumberScheduled?: number;
+  numberReady?: number;
+  succeeded?: number;
+}
 
 /**
  * Health of a workload whose definition has no health policy: what
@@ -9,8 +21,8 @@ type Obj = Record<string, any>;
  * healthy once it exists.
  */
 export function defaultHealth(live: TypedObject): HealthResult {
-  const spec = (live.spec ?? {}) as Obj;
-  const status = (live.status ?? {}) as Obj;
+  const spec = (live.spec ?? {}) as WorkloadSpec;
+  const status = (live.status ?? {}) as WorkloadStatus;
   const observed = (status.observedGeneration ?? 0) >= (live.metadata?.generation ?? 0);
   switch (live.kind) {
     case 'Deployment':

@@ -1,3 +1,4 @@
+import type { KubeObject } from '#kube-core';
 import type { Application } from '#api';
 import type { ReconcileContext, Reconciler, Request, Result } from '#runtime';
 import { APPLICATIONS } from '#api';
@@ -52,7 +53,8 @@ export class ApplicationReconciler implements Reconciler {
     const release = releaseFor(this.deps.sources, cached);
     if (cached.metadata?.deletionTimestamp)
       return { done: await deleteApplied(this.deps, APPLICATIONS, cached, ctx.log, release) };
-    let app = await ensureFinalizer(this.deps.client, APPLICATIONS, cached);
+    // A KubeObject from here: the revisions module takes any owner (an Application, a Component).
+    let app = await ensureFinalizer<KubeObject>(this.deps.client, APPLICATIONS, cached);
     if (app !== cached) this.ownWrites.remember(key, cached, app);
     // A rollback renders a stored revision's inputs with its definitions.
     const chosen = await this.deps.revisions.source(app, this.deps.catalog);
@@ -65,14 +67,14 @@ export class ApplicationReconciler implements Reconciler {
       owner: app,
       join: {
         kind: 'Application',
-        app: source.app as unknown as Application,
+        app: source.app as Application,
         sources: pinned?.sources ?? this.deps.sources,
         pinned,
         pinsDefinitions: source.pinsDefinitions,
       },
       catalog: source.catalog,
       memo: true,
-      unsupported: unsupportedFields(app as unknown as Application),
+      unsupported: unsupportedFields(app as Application),
       conditions: [],
       release,
       revisions: new StoredRevisions(this.deps.revisions, source),

@@ -31,7 +31,7 @@ const NUMBERED = new NumberedRevisions();
  * the Component's status then names that Application and mirrors its health.
  */
 export class ComponentReconciler implements Reconciler {
-  private readonly ownWrites = new OwnWrites();
+  private readonly ownWrites = new OwnWrites<Component>();
   private readonly steps: ReconcileSteps;
 
   constructor(private readonly deps: ReconcilerDeps) {
@@ -67,7 +67,7 @@ export class ComponentReconciler implements Reconciler {
     }
     return {
       owner: component,
-      join: { kind: 'Component', component: component as unknown as Component, sources: this.deps.sources },
+      join: { kind: 'Component', component, sources: this.deps.sources },
       catalog: this.deps.catalog,
       memo: false,
       unsupported: [],

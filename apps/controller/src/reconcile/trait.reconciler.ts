@@ -42,7 +42,7 @@ export class TraitReconciler implements Reconciler {
     if (!this.deps.inScope(request.namespace)) return;
     const trait = await this.deps.client.get(TRAITS, request.namespace, request.name);
     if (!trait || trait.metadata?.deletionTimestamp) return; // its target re-renders without it
-    const located = locate(this.deps.sources, trait as unknown as Trait);
+    const located = locate(this.deps.sources, trait);
     const previous = trait.status as { conditions?: Condition[] } | undefined;
     const generation = trait.metadata?.generation;
     const now = (this.deps.now ?? (() => new Date().toISOString()))();
@@ -69,7 +69,7 @@ export function locate(src: JoinSources, trait: Trait): Located {
       return { notFound: `Application "${application}" has no component "${component}"` };
     const joined = joinApplication(src, app);
     const verdict = find(joined.verdicts);
-    if (verdict) return { owner: app as unknown as KubeObject, verdict };
+    if (verdict) return { owner: app, verdict };
     const why = joined.conditions.find((c) => c.type === 'ComponentRefs')?.message;
     return {
       notRendered: `component "${component}" is not rendered by Application "${application}"${why ? `: ${why}` : ''}`,
@@ -80,11 +80,11 @@ export function locate(src: JoinSources, trait: Trait): Located {
   const renderer = rendererOf(src, ns, component)!;
   if (renderer.kind === 'Application')
     return {
-      owner: renderer.app as unknown as KubeObject,
+      owner: renderer.app,
       verdict: find(joinApplication(src, renderer.app).verdicts),
     };
   return {
-    owner: standalone as unknown as KubeObject,
+    owner: standalone,
     verdict: find(joinComponent(src, standalone).verdicts),
   };
 }
@@ -130,7 +130,7 @@ function conditionsOf(trait: KubeObject, located: Located): ConditionInput[] {
       { type: 'Accepted', status: 'False', reason: 'InvalidProperties', message: rejected.rejected },
       { type: 'Applied', status: 'False', reason: 'NotAccepted' },
     ];
-  const type = (trait as unknown as Trait).spec.type;
+  const type = (trait as Trait).spec.type;
   const health = status?.services
     ?.find((s) => s.name === verdict.renderedBy.component)
     ?.traits?.find((t) => t.type === type);

@@ -42,7 +42,11 @@ describe('changeSummary', () => {
   it('names added and removed parts without dumping them', () => {
     const one = takeSnapshot(app('nginx'), [def('a')]);
     const two = app('nginx');
-    (two.spec as any).components.push({ name: 'db', type: 'webservice', properties: { image: 'pg' } });
+    (two.spec as { components: unknown[] }).components.push({
+      name: 'db',
+      type: 'webservice',
+      properties: { image: 'pg' },
+    });
     expect(changeSummary(one, takeSnapshot(two, [def('a')]))).toBe('components[1] added');
     expect(changeSummary(takeSnapshot(two, [def('a')]), one)).toBe('components[1] removed');
   });

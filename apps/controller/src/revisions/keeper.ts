@@ -87,7 +87,7 @@ export class NumberedRevisions implements RevisionKeeper {
     joined: JoinedInputs | undefined,
   ): Promise<RevisionRecord> {
     return {
-      revision: nextRevision(owner as unknown as Application, definitions, joined),
+      revision: nextRevision(owner as Application, definitions, joined),
       isNew: false,
       record: async () => undefined,
       conditions: () => [],

@@ -21,7 +21,7 @@ export class RevisionStore {
   /** Its own revisions, oldest first. */
   async list(app: KubeObject): Promise<ApplicationRevision[]> {
     const all = await this.named(app);
-    return (all as unknown as ApplicationRevision[])
+    return all
       .filter((r) => r.metadata.ownerReferences?.some((o) => o.uid === app.metadata?.uid))
       .sort((a, b) => a.spec.revision - b.spec.revision);
   }
@@ -29,7 +29,7 @@ export class RevisionStore {
   /** Every revision number in use under the app's name, its own or left over. */
   async highestNumber(app: KubeObject): Promise<number> {
     const all = await this.named(app);
-    return Math.max(0, ...all.map((r) => (r as unknown as ApplicationRevision).spec.revision));
+    return Math.max(0, ...all.map((r) => r.spec.revision));
   }
 
   /**
@@ -58,16 +58,11 @@ export class RevisionStore {
     };
     for (let attempt = 0; ; attempt++) {
       try {
-        return (await this.client.create(
-          APPLICATION_REVISIONS,
-          object as unknown as KubeObject,
-        )) as unknown as ApplicationRevision;
+        return await this.client.create(APPLICATION_REVISIONS, object);
       } catch (err) {
         if (!isAlreadyExists(err) || attempt > 0) throw err;
       }
-      const there = (await this.client
-        .resource(APPLICATION_REVISIONS)
-        .get(app.metadata!.namespace, name)) as unknown as ApplicationRevision;
+      const there = await this.client.resource(APPLICATION_REVISIONS).get(app.metadata!.namespace, name);
       const own = there.metadata.ownerReferences?.some((o) => o.uid === app.metadata?.uid);
       if (own && there.spec.renderHash === spec.renderHash) return there;
       if (own) throw new Error(`revision ${name} exists with other inputs; the cache is behind, retrying`);
@@ -76,9 +71,9 @@ export class RevisionStore {
   }
 
   /** The revisions labelled with the app's name, its own or left over. */
-  private named(app: KubeObject): Promise<KubeObject[]> {
+  private named(app: KubeObject): Promise<ApplicationRevision[]> {
     const value = `${app.metadata!.namespace}/${app.metadata!.name}`;
-    return this.client.list<KubeObject>(APPLICATION_REVISIONS, {
+    return this.client.list(APPLICATION_REVISIONS, {
       index: { name: REVISION_APP_INDEX, value },
     });
   }

@@ -106,11 +106,12 @@ export interface JoinedInputs {
 }
 
 /** A joined Component or Trait as a revision stores it. */
-export interface StoredPart {
+// A type (not an interface) so that it is a Record<string, unknown>, as the revision's schema stores it.
+export type StoredPart = {
   kind: 'Component' | 'Trait';
   metadata: { name: string; generation?: number; creationTimestamp?: string };
   spec: Record<string, unknown>;
-}
+};
 
 /**
  * Everything one render used, for an ApplicationRevision's spec (without its
@@ -190,15 +191,13 @@ function definitionJson(def: Definition): string {
 
 /** A stored part counts by kind, name and spec: its generation says when, not what. */
 function hashedPart(p: Record<string, unknown>) {
-  const part = p as unknown as StoredPart;
+  const part = p as StoredPart;
   return { kind: part.kind, metadata: { name: part.metadata.name }, spec: part.spec };
 }
 
 /** A revision's stored Components or Traits by name. */
 export function storedParts(stored: readonly Record<string, unknown>[] | undefined): Map<string, StoredPart> {
-  return new Map(
-    (stored ?? []).map((p) => [(p as unknown as StoredPart).metadata.name, p as unknown as StoredPart]),
-  );
+  return new Map((stored ?? []).map((p) => [(p as StoredPart).metadata.name, p as StoredPart]));
 }
 
 /** The stored definitions of a revision, as the renderer's catalog takes them. */
@@ -217,7 +216,7 @@ function storedJoined<K extends string>(
 ): Partial<Record<K, Record<string, unknown>[]>> {
   const names = Object.keys(parts ?? {}).sort();
   if (names.length === 0) return {};
-  const stored = names.map((name) => {
+  const stored: Record<string, unknown>[] = names.map((name) => {
     const { spec, generation, creationTimestamp } = parts![name];
     const metadata = {
       name,
@@ -226,7 +225,9 @@ function storedJoined<K extends string>(
     };
     return { kind, metadata, spec: deepCopy(spec) };
   });
-  return { [key]: stored } as unknown as Partial<Record<K, Record<string, unknown>[]>>;
+  const out: Partial<Record<K, Record<string, unknown>[]>> = {};
+  out[key] = stored;
+  return out;
 }
 
 /** The standalone Components and Traits a revision stored, and which of them still hold. */

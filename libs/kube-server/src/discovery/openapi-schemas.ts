@@ -15,7 +15,7 @@ interface Attribute {
 
 type Schema = Record<string, unknown>;
 
-const modelTable = models as unknown as Record<string, { attributeTypeMap?: Attribute[] } | undefined>;
+const modelTable = models as Record<string, { attributeTypeMap?: Attribute[] } | undefined>;
 const ARRAY = /^Array<(.+)>$/;
 const MAP = /^\{ \[key: string\]: (.+); \}$/;
 

@@ -6,6 +6,11 @@ import { FakeClock } from '#kube-core';
 import { startServer, type RunningServer } from '../index.js';
 import { FRESHNESS_WAIT_MS } from './watch-freshness.js';
 
+/** A JSON document the assertions walk into. */
+interface Json {
+  [key: string]: Json;
+}
+
 /** Reads and watches at a resourceVersion the server has not reached: their wait is on the server's clock. */
 let dir: string;
 let server: RunningServer;
@@ -85,7 +90,7 @@ describe('a get or list at a resourceVersion not reached yet', () => {
     await call('POST', configMaps, { metadata: { name: 'reached' } });
     const res = await listing;
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text).items.map((i: any) => i.metadata.name)).toContain('reached');
+    expect(JSON.parse(res.text).items.map((i: Json) => i.metadata.name)).toContain('reached');
     // The wait's timer went with the wait.
     expect(clock.pending).toBe(0);
   });

@@ -2,6 +2,11 @@ import { type StoredObject } from '#kube-core';
 import { tempObjectService } from './testing.js';
 import { ObjectService } from './service.js';
 
+/** A JSON document the assertions walk into. */
+interface Json {
+  [key: string]: Json;
+}
+
 /**
  * Writes share what they keep of the stored object instead of copying it: the stored object
  * (frozen) must come out of every write as it went in, and the write's result must be what a
@@ -102,7 +107,7 @@ describe('ObjectWriter: writes that share the stored object', () => {
     const stored = objects.create(deployments(), 'default', deployment(), {
       manager: 'creator',
     }) as StoredObject & {
-      spec: Record<string, any>;
+      spec: Json;
     };
     const before = structuredClone(stored);
     const template = stored.spec.template as { spec: Record<string, unknown> };
@@ -115,7 +120,7 @@ describe('ObjectWriter: writes that share the stored object', () => {
       },
     };
     const updated = objects.update(deployments(), 'default', 'web', body, { manager: 'sim', internal: true })
-      .object as StoredObject & { spec: Record<string, any> };
+      .object as StoredObject & { spec: Json };
     expect(stored).toEqual(before);
     expect(container).toEqual({ name: 'c', image: 'nginx:2' });
     expect(updated.spec.selector).toBe(stored.spec.selector);
@@ -130,7 +135,7 @@ describe('ObjectWriter: writes that share the stored object', () => {
     ]);
     expect(updated.metadata.generation).toBe(2);
     // The image moved to the writer; the defaults it did not send are the same values, still the creator's.
-    const entries = updated.metadata.managedFields as Array<Record<string, any>>;
+    const entries = updated.metadata.managedFields as Json[];
     expect(entries.map((e) => e.manager)).toEqual(['creator', 'sim']);
     const image = {
       'f:spec': { 'f:template': { 'f:spec': { 'f:containers': { 'k:{"name":"c"}': { 'f:image': {} } } } } },

@@ -1,5 +1,6 @@
 import { rbacAllows, type RbacLookup } from './rbac.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- roles and bindings of every RBAC kind, as the lookup hands them over
 const objects: Record<string, any[]> = {
   clusterroles: [
     {

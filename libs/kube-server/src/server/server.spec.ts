@@ -8,6 +8,11 @@ import * as k8s from '@kubernetes/client-node';
 import { eventually } from '#kube-core';
 import { startServer, type RunningServer } from '../index.js';
 
+/** A JSON document the assertions walk into. */
+interface Json {
+  [key: string]: Json;
+}
+
 const run = promisify(execFile);
 
 /** Smoke test over real HTTPS: @kubernetes/client-node and the machine's kubectl against a server on a random port. */
@@ -150,7 +155,7 @@ describe('embedded API server', () => {
       namespace: 'default',
       plural: 'gadgets',
       body,
-    })) as any;
+    })) as Json;
     expect(created.spec).toEqual({ size: 2 });
     expect(created.status).toBeUndefined();
     const list = (await custom.listNamespacedCustomObject({
@@ -158,8 +163,8 @@ describe('embedded API server', () => {
       version: 'v1',
       namespace: 'default',
       plural: 'gadgets',
-    })) as any;
-    expect(list.items.map((i: any) => i.metadata.name)).toEqual(['g1']);
+    })) as { items: Json[] };
+    expect(list.items.map((i: Json) => i.metadata.name)).toEqual(['g1']);
   });
 
   it('works with kubectl: api-resources, apply (client- and server-side), get, get -w', async () => {

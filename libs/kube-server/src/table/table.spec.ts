@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- Tables are read back cell by cell and column by column, at any depth */
 import { CrdManager } from '../resources/crds.js';
 import { humanDuration } from './duration.js';
 import { evaluateJsonPath } from './jsonpath.js';

@@ -14,7 +14,7 @@ interface Attribute {
 
 type FieldTable = Map<string, string>;
 
-const modelTable = models as unknown as Record<string, { attributeTypeMap?: Attribute[] } | undefined>;
+const modelTable = models as Record<string, { attributeTypeMap?: Attribute[] } | undefined>;
 const tables = new Map<string, FieldTable | null>();
 
 /** Property name -> type name for a generated model, or null for non-models (free-form). */

@@ -1,6 +1,11 @@
 import { compileCrdSchemas } from './index.js';
 import { widget, widgetCrd } from './testing/crd-fixtures.js';
 
+/** A JSON document the assertions walk into. */
+interface Json {
+  [key: string]: Json;
+}
+
 const v1 = () => compileCrdSchemas(widgetCrd()).forVersion('v1')!;
 const lines = (causes: Array<{ field: string; message: string }>) =>
   causes.map((c) => `${c.field}: ${c.message}`);
@@ -181,9 +186,9 @@ describe('compileCrdSchemas: pruning and unknown fields', () => {
   it('never mutates its input and returns unshared copies', () => {
     const obj = widget({ size: 2, extra: { keep: { me: 1 } }, bogus: true });
     const before = structuredClone(obj);
-    const pruned = v1().prune(obj) as any;
+    const pruned = v1().prune(obj) as { spec: { extra: { keep: { me: number } } } };
     pruned.spec.extra.keep.me = 2;
-    const defaulted = v1().applyDefaults(obj) as any;
+    const defaulted = v1().applyDefaults(obj) as { spec: { extra: { keep: { me: number } } } };
     defaulted.spec.extra.keep.me = 3;
     v1().validate(obj);
     expect(obj).toEqual(before);
@@ -193,17 +198,17 @@ describe('compileCrdSchemas: pruning and unknown fields', () => {
 describe('compileCrdSchemas: defaulting', () => {
   it('fills absent fields, nested defaults inside defaulted objects, and list items', () => {
     const obj = widget({ resources: { items: [{}, { k: 'set' }] } });
-    expect((v1().applyDefaults(obj) as any).spec).toEqual({
+    expect((v1().applyDefaults(obj) as Json).spec).toEqual({
       size: 3,
       mode: 'safe',
       resources: { cpu: '100m', items: [{ k: 'x' }, { k: 'set' }] },
     });
-    expect((v1().applyDefaults(widget({})) as any).spec.resources).toEqual({ cpu: '100m' });
+    expect((v1().applyDefaults(widget({})) as Json).spec.resources).toEqual({ cpu: '100m' });
   });
 
   it('keeps values that are set, replaces nulls of non-nullable fields that have a default, drops the others', () => {
     const obj = widget({ size: 7, mode: null, name: null, note: null });
-    expect((v1().applyDefaults(obj) as any).spec).toEqual({
+    expect((v1().applyDefaults(obj) as Json).spec).toEqual({
       size: 7,
       mode: 'safe',
       note: null,

@@ -19,7 +19,7 @@ export interface SchemaError {
   instancePath: string;
   schemaPath: string;
   keyword: string;
-  params: Record<string, any>;
+  params: Record<string, unknown>;
   message?: string;
 }
 
@@ -125,7 +125,11 @@ function oneCause(err: SchemaError, field: string, value: unknown): FieldCause {
     case 'required':
       return required(field ? `${field}.${err.params.missingProperty}` : String(err.params.missingProperty));
     case 'enum':
-      return notSupported(field, value, enumValues(err.params.allowedValues ?? []));
+      return notSupported(
+        field,
+        value,
+        enumValues((err.params.allowedValues as unknown[] | undefined) ?? []),
+      );
     case 'format':
       return typeInvalid(
         field,

@@ -29,6 +29,7 @@ const deployment = () => ({
 });
 
 const CONTAINERS = 'spec.template.spec.containers';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON objects the patch cases build, patch and walk at any depth
 type Obj = Record<string, any>;
 const podSpec = (patch: Obj) => ({ spec: { template: { spec: patch } } });
 const containersOf = (o: object): Obj[] => (o as Obj).spec.template.spec.containers;

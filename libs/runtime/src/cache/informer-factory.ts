@@ -23,7 +23,7 @@ export type InformerDefaults = Omit<
 /** A hold on a dynamic informer; `release()` (idempotent) removes the handler it added and lets the informer stop. */
 export interface InformerLease<T extends KubeObject = KubeObject> {
   readonly informer: SharedInformer<T>;
-  readonly kind: ResourceKind;
+  readonly kind: ResourceKind<T>;
   release(): void;
 }
 
@@ -76,13 +76,13 @@ export class InformerFactory {
 
   /** The informer of a kind, pinned: it runs until the factory stops. */
   informerFor<T extends KubeObject = KubeObject>(
-    kind: ResourceKind,
+    kind: ResourceKind<T>,
     options: { indexers?: Record<string, IndexFunc<T>> } = {},
   ): SharedInformer<T> {
     const entry = this.entry(kind);
     entry.pinned = true;
     this.clock.clearTimeout(entry.idleTimer);
-    const informer = entry.informer as unknown as SharedInformer<T>;
+    const informer = informerOf<T>(entry);
     for (const [name, fn] of Object.entries(options.indexers ?? {})) informer.addIndexer(name, fn);
     return informer;
   }
@@ -94,15 +94,15 @@ export class InformerFactory {
    * factory runs.
    */
   async acquire<T extends KubeObject = KubeObject>(
-    ref: KindRef,
+    ref: KindRef<T>,
     options: AcquireOptions<T> = {},
   ): Promise<InformerLease<T>> {
-    return this.hold(await this.mapper.resolve(ref), options);
+    return this.hold<T>(await this.mapper.resolve(ref), options);
   }
 
   /** `acquire` for a kind already mapped; synchronous. */
   hold<T extends KubeObject = KubeObject>(
-    kind: ResourceKind,
+    kind: ResourceKind<T>,
     options: AcquireOptions<T> = {},
   ): InformerLease<T> {
     const id = this.idOf(kind);
@@ -110,7 +110,7 @@ export class InformerFactory {
     entry.holders++;
     this.clock.clearTimeout(entry.idleTimer);
     entry.idleTimer = undefined;
-    const informer = entry.informer as unknown as SharedInformer<T>;
+    const informer = informerOf<T>(entry);
     try {
       for (const [name, fn] of Object.entries(options.indexers ?? {})) informer.addIndexer(name, fn);
     } catch (err) {
@@ -195,4 +195,12 @@ export class InformerFactory {
     this.clock.clearTimeout(entry.idleTimer);
     entry.idleTimer = this.clock.setTimeout(stop, this.idleStopMs);
   }
+}
+
+/**
+ * The informer of an entry as its kind's T: entries of every kind share one
+ * map, and the informer of a ResourceKind<T> holds T's (the one cast between them).
+ */
+function informerOf<T extends KubeObject>(entry: Entry): SharedInformer<T> {
+  return entry.informer as unknown as SharedInformer<T>;
 }

@@ -184,7 +184,7 @@ export class Reflector<T extends KubeObject> {
 
   private onEvent(event: WatchEvent<T>): void {
     if (event.type === 'ERROR') {
-      const status = event.object as unknown as { code?: number; reason?: string; message?: string };
+      const status = event.object as { code?: number; reason?: string; message?: string };
       throw new WatchErrorEvent(
         status.code ?? 500,
         status.reason ?? 'WatchError',

@@ -1,4 +1,5 @@
 import type { InformerFactory } from '../cache/informer-factory.js';
+import type { SharedInformer } from '../cache/shared-informer.js';
 import { NAMESPACE_INDEX } from '../cache/store.js';
 import type { KubeObject } from '#kube-core';
 import {
@@ -52,23 +53,24 @@ export class Client {
   /** The cached object of `ref` (a kind and its namespace/name, or an object naming itself). */
   get<T extends KubeObject = KubeObject>(obj: ObjectRef): Promise<T | undefined>;
   get<T extends KubeObject = KubeObject>(
-    ref: KindRef,
+    ref: KindRef<T>,
     namespace: string | undefined,
     name: string,
   ): Promise<T | undefined>;
   async get<T extends KubeObject = KubeObject>(
-    ref: KindRef | ObjectRef,
+    ref: KindRef<T> | ObjectRef,
     namespace?: string,
     name?: string,
   ): Promise<T | undefined> {
     const [kindRef, ns, n] = name === undefined ? split(ref as ObjectRef) : [ref, namespace, name];
-    const kind = await this.informers.mapper.resolve(kindRef);
-    return this.fromCache(kind, (informer) =>
-      informer.indexer.get(kind.namespaced ? ns : undefined, n),
-    ) as Promise<T | undefined>;
+    const kind = await this.informers.mapper.resolve<T>(kindRef as KindRef<T>);
+    return this.fromCache(kind, (informer) => informer.indexer.get(kind.namespaced ? ns : undefined, n));
   }
 
-  async list<T extends KubeObject = KubeObject>(ref: KindRef, options: CachedListOptions = {}): Promise<T[]> {
+  async list<T extends KubeObject = KubeObject>(
+    ref: KindRef<T>,
+    options: CachedListOptions = {},
+  ): Promise<T[]> {
     const kind = await this.informers.mapper.resolve(ref);
     return this.fromCache(kind, (informer) => {
       let items = options.index
@@ -80,32 +82,33 @@ export class Client {
         items = items.filter((o) => (o.metadata?.namespace ?? '') === options.namespace);
       const labels = Object.entries(options.labels ?? {});
       if (labels.length) items = items.filter((o) => labels.every(([k, v]) => o.metadata?.labels?.[k] === v));
-      return items as T[];
+      return items;
     });
   }
 
   /** The direct (uncached) client of a kind, for reads that must see the server's latest state. */
-  resource<T extends KubeObject = KubeObject>(kind: ResourceKind): ResourceClient<T> {
+  resource<T extends KubeObject = KubeObject>(kind: ResourceKind<T>): ResourceClient<T> {
     const id = kindId(kind);
     let c = this.writers.get(id);
     if (!c) this.writers.set(id, (c = new ResourceClient(this.informers.transport, kind)));
+    // One client per kind: the kind's T is the type of what it reads and writes.
     return c as ResourceClient<T>;
   }
 
   /** `resource` for a kind given as apiVersion + kind (or an object). */
-  async resourceFor<T extends KubeObject = KubeObject>(ref: KindRef): Promise<ResourceClient<T>> {
+  async resourceFor<T extends KubeObject = KubeObject>(ref: KindRef<T>): Promise<ResourceClient<T>> {
     return this.resource<T>(await this.informers.mapper.resolve(ref));
   }
 
   create<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
-  create<T extends KubeObject>(ref: KindRef, obj: T, options?: WriteOptions): Promise<T>;
+  create<T extends KubeObject>(ref: KindRef<T>, obj: T, options?: WriteOptions): Promise<T>;
   async create<T extends KubeObject>(...args: WriteArgs<T, WriteOptions>): Promise<T> {
     const [kind, obj, options] = await this.writeArgs(args);
     return this.resource<T>(kind).create(obj, options);
   }
 
   update<T extends KubeObject>(obj: T, options?: WriteOptions): Promise<T>;
-  update<T extends KubeObject>(ref: KindRef, obj: T, options?: WriteOptions): Promise<T>;
+  update<T extends KubeObject>(ref: KindRef<T>, obj: T, options?: WriteOptions): Promise<T>;
   async update<T extends KubeObject>(...args: WriteArgs<T, WriteOptions>): Promise<T> {
     const [kind, obj, options] = await this.writeArgs(args);
     return this.resource<T>(kind).update(obj, options);
@@ -113,7 +116,7 @@ export class Client {
 
   updateStatus<T extends KubeObject>(obj: T, options?: Omit<WriteOptions, 'subresource'>): Promise<T>;
   updateStatus<T extends KubeObject>(
-    ref: KindRef,
+    ref: KindRef<T>,
     obj: T,
     options?: Omit<WriteOptions, 'subresource'>,
   ): Promise<T>;
@@ -122,15 +125,15 @@ export class Client {
     return this.resource<T>(kind).update(obj, { ...options, subresource: 'status' });
   }
 
-  async patch<T extends KubeObject>(
-    ref: KindRef,
+  async patch<T extends KubeObject = KubeObject>(
+    ref: KindRef<T>,
     namespace: string | undefined,
     name: string,
     patch: unknown,
     options: PatchOptions,
   ): Promise<T> {
     const kind = await this.informers.mapper.resolve(ref);
-    return this.resource<T>(kind).patch(namespace, name, patch, {
+    return this.resource(kind).patch(namespace, name, patch, {
       fieldManager: this.fieldManager,
       ...options,
     });
@@ -142,7 +145,7 @@ export class Client {
    * uses the kind given.
    */
   apply<T extends KubeObject>(obj: T, options?: ApplyOptions): Promise<T>;
-  apply<T extends KubeObject>(ref: KindRef, obj: T, options?: ApplyOptions): Promise<T>;
+  apply<T extends KubeObject>(ref: KindRef<T>, obj: T, options?: ApplyOptions): Promise<T>;
   async apply<T extends KubeObject>(...args: WriteArgs<T, ApplyOptions>): Promise<T> {
     const [kind, obj, options = {}] = await this.writeArgs(args);
     return this.resource<T>(kind).apply(obj, {
@@ -173,24 +176,24 @@ export class Client {
     return this.resource(kind).delete(namespace, name, options);
   }
 
-  private async writeArgs<T extends KubeObject, O>(args: WriteArgs<T, O>): Promise<[ResourceKind, T, O?]> {
-    if (args.length >= 2 && isResourceKind(args[0] as KindRef)) {
-      const [kind, obj, options] = args as [ResourceKind, T, O?];
+  private async writeArgs<T extends KubeObject, O>(args: WriteArgs<T, O>): Promise<[ResourceKind<T>, T, O?]> {
+    if (args.length >= 2 && isResourceKind(args[0] as KindRef<T>)) {
+      const [kind, obj, options] = args as [ResourceKind<T>, T, O?];
       return [kind, obj, options];
     }
     // (ref, obj): the second argument is an object (it has apiVersion and kind; an options bag has neither).
     if (isKindRefOnly(args[1])) {
-      const [ref, obj, options] = args as [KindRef, T, O?];
+      const [ref, obj, options] = args as [KindRef<T>, T, O?];
       return [await this.informers.mapper.resolve(ref), obj, options];
     }
     const [obj, options] = args as [T, O?];
-    return [await this.informers.mapper.resolve(obj), obj, options];
+    return [await this.informers.mapper.resolve<T>(obj), obj, options];
   }
 
   /** Runs `read` on the synced informer of `kind`, holding it for the read. */
-  private async fromCache<R>(
-    kind: ResourceKind,
-    read: (informer: ReturnType<InformerFactory['informerFor']>) => R,
+  private async fromCache<T extends KubeObject, R>(
+    kind: ResourceKind<T>,
+    read: (informer: SharedInformer<T>) => R,
   ): Promise<R> {
     const lease = this.informers.hold(kind);
     try {
@@ -215,7 +218,7 @@ export class CacheNotSyncedError extends Error {
   override name = 'CacheNotSyncedError';
 }
 
-type WriteArgs<T, O> = [T, O?] | [KindRef, T, O?];
+type WriteArgs<T extends KubeObject, O> = [T, O?] | [KindRef<T>, T, O?];
 
 function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null;

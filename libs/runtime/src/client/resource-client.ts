@@ -79,7 +79,7 @@ export interface DeleteOptions {
 export class ResourceClient<T extends KubeObject = KubeObject> {
   constructor(
     readonly transport: KubeTransport,
-    readonly kind: ResourceKind,
+    readonly kind: ResourceKind<T>,
   ) {}
 
   /** One page of a list. */

@@ -1,24 +1,31 @@
-import type { GroupVersionKind, KubeObject } from '#kube-core';
+import type { KubeObject, ResourceKind } from '#kube-core';
+import type { ICustomResourceDefinition } from 'kubernetes-models/apiextensions.k8s.io/v1/CustomResourceDefinition';
+import type { ILease } from 'kubernetes-models/coordination.k8s.io/v1/Lease';
+import type { IConfigMap } from 'kubernetes-models/v1/ConfigMap';
+import type { IEvent } from 'kubernetes-models/v1/Event';
+import type { INamespace } from 'kubernetes-models/v1/Namespace';
 
-/**
- * Which REST collection a client talks to: a kind (group '' for the core group)
- * with its resource (URL) name and scope, as a RESTMapping gives them.
- */
-export interface ResourceKind extends GroupVersionKind {
-  /** The resource (URL) name, e.g. `deployments`. */
-  plural: string;
-  namespaced: boolean;
-}
+/** Declared in #kube-core (so that #api can type its kinds); the runtime's clients and informers take it. */
+export type { ResourceKind };
 
 /**
  * What names a kind for the client and informers: a ResourceKind, or what an
  * object says of itself (apiVersion + kind, e.g. the object itself), which
- * the RestMapper turns into a ResourceKind.
+ * the RestMapper turns into a ResourceKind. A ResourceKind<T> gives its `T`
+ * to the call; a bare apiVersion + kind gives none (the call's type argument,
+ * KubeObject unless given).
  */
-export type KindRef = ResourceKind | Pick<KubeObject, 'apiVersion' | 'kind'>;
+export type KindRef<T extends KubeObject = KubeObject> =
+  ResourceKind<T> | Pick<KubeObject, 'apiVersion' | 'kind'>;
+
+/**
+ * A kubernetes-models interface as an object the runtime stores: the models
+ * are interfaces without KubeObject's index signature, so they meet it here.
+ */
+export type Model<T> = T & KubeObject;
 
 /** True for a ResourceKind (it names its resource), false for an apiVersion + kind. */
-export function isResourceKind(ref: KindRef): ref is ResourceKind {
+export function isResourceKind<T extends KubeObject>(ref: KindRef<T>): ref is ResourceKind<T> {
   return (
     typeof (ref as ResourceKind).plural === 'string' && typeof (ref as ResourceKind).version === 'string'
   );
@@ -47,35 +54,35 @@ export function resourcePath(
 }
 
 /** A few built-in kinds the runtime itself needs. */
-export const LEASES: ResourceKind = {
+export const LEASES: ResourceKind<Model<ILease>> = {
   group: 'coordination.k8s.io',
   version: 'v1',
   plural: 'leases',
   kind: 'Lease',
   namespaced: true,
 };
-export const EVENTS: ResourceKind = {
+export const EVENTS: ResourceKind<Model<IEvent>> = {
   group: '',
   version: 'v1',
   plural: 'events',
   kind: 'Event',
   namespaced: true,
 };
-export const CONFIG_MAPS: ResourceKind = {
+export const CONFIG_MAPS: ResourceKind<Model<IConfigMap>> = {
   group: '',
   version: 'v1',
   plural: 'configmaps',
   kind: 'ConfigMap',
   namespaced: true,
 };
-export const CUSTOM_RESOURCE_DEFINITIONS: ResourceKind = {
+export const CUSTOM_RESOURCE_DEFINITIONS: ResourceKind<Model<ICustomResourceDefinition>> = {
   group: 'apiextensions.k8s.io',
   version: 'v1',
   plural: 'customresourcedefinitions',
   kind: 'CustomResourceDefinition',
   namespaced: false,
 };
-export const NAMESPACES: ResourceKind = {
+export const NAMESPACES: ResourceKind<Model<INamespace>> = {
   group: '',
   version: 'v1',
   plural: 'namespaces',

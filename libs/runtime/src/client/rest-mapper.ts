@@ -51,8 +51,9 @@ export class RestMapper {
   }
 
   /** A ResourceKind as it is; an apiVersion + kind (or an object) mapped through discovery. */
-  resolve(ref: KindRef): Promise<ResourceKind> {
-    return isResourceKind(ref) ? Promise.resolve(ref) : this.kindFor(ref);
+  resolve<T extends KubeObject = KubeObject>(ref: KindRef<T>): Promise<ResourceKind<T>> {
+    // A kind mapped from apiVersion + kind holds whatever the caller's T says: discovery cannot tell.
+    return isResourceKind(ref) ? Promise.resolve(ref) : (this.kindFor(ref) as Promise<ResourceKind<T>>);
   }
 
   /** Forgets what discovery said, e.g. after CRDs changed. */

@@ -71,7 +71,7 @@ export class ControllerBuilder {
 
   /** Any kind, mapped to requests by `map` (typically through an index of the primary kind's cache). */
   watches<T extends KubeObject>(
-    kind: ResourceKind,
+    kind: ResourceKind<T>,
     map: MapFunc<T>,
     options: { predicates?: Predicate<T>[] } = {},
   ): this {

@@ -146,7 +146,7 @@ export class Manager implements ControllerHost {
     return r;
   }
 
-  resourceClient<T extends KubeObject = KubeObject>(kind: ResourceKind): ResourceClient<T> {
+  resourceClient<T extends KubeObject = KubeObject>(kind: ResourceKind<T>): ResourceClient<T> {
     return this.client.resource<T>(kind);
   }
 

@@ -59,7 +59,7 @@ export async function runDefApply(flags: DefFileFlags): Promise<number> {
       const object = {
         ...definition,
         metadata: { ...definition.metadata, namespace },
-      } as unknown as KubeObject;
+      } as KubeObject;
       const kind = definition.kind === 'ComponentDefinition' ? COMPONENT_DEFINITIONS : TRAIT_DEFINITIONS;
       const live = await session.call(() =>
         session.client(kind).apply(object, { fieldManager: FIELD_MANAGERS.cli, force: true }),

@@ -51,7 +51,7 @@ export async function clusterDefinitions(
       session.client(kind).listAll({ namespace: options.namespace }),
     );
     for (const item of items)
-      out.push({ definition: item as unknown as Definition, type, namespace: item.metadata?.namespace });
+      out.push({ definition: item as Definition, type, namespace: item.metadata?.namespace });
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { type KubeObject } from '#kube-core';
 export async function installOamCrds(kubeConfig: KubeConfig): Promise<number> {
   const transport = new KubeTransport(kubeConfig);
   try {
-    const crds = new ResourceClient(transport, CUSTOM_RESOURCE_DEFINITIONS);
+    const crds = new ResourceClient<KubeObject>(transport, CUSTOM_RESOURCE_DEFINITIONS);
     const all = generateCrds() as KubeObject[];
     for (const crd of all) await crds.apply(crd, { fieldManager: 'oam-server', force: true });
     return all.length;

@@ -250,7 +250,7 @@ async function readClusterDefinitions(session: Session, namespaces: string[]): P
     }
     for (const ns of new Set([...namespaces, DEFAULT_SYSTEM_NAMESPACE])) {
       const { items } = await session.call(() => session.client(resource).listAll({ namespace: ns }));
-      found.push(...(items as unknown as Definition[]));
+      found.push(...(items as Definition[]));
     }
   }
   return found;

@@ -7,6 +7,7 @@ const T1 = '2026-01-01T00:00:00Z';
 const T2 = '2026-01-01T00:01:00Z';
 const T3 = '2026-01-01T00:02:00Z';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON objects the patch cases build, patch and walk at any depth
 type Obj = Record<string, any>;
 
 function deployment(spec: Obj, metadata: Obj = {}): Obj {

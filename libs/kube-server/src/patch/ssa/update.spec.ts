@@ -1,5 +1,6 @@
 import { serverSideApply, updateManagedFields } from '../index.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON objects the patch cases build, patch and walk at any depth
 type Obj = Record<string, any>;
 
 const configMaps = { group: '', version: 'v1', kind: 'ConfigMap' };

@@ -1,6 +1,7 @@
 import { ApiError } from '../../errors.js';
 import { applyPatch } from '../index.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON objects the patch cases build, patch and walk at any depth
 type Obj = Record<string, any>;
 
 const deployments = { group: 'apps', version: 'v1', kind: 'Deployment' };

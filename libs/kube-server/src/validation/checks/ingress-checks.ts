@@ -43,10 +43,10 @@ function validateBackend(raw: unknown, field: string): FieldCause[] {
   const hasNumber = typeof port.number === 'number' && port.number !== 0;
   if (hasName && hasNumber) causes.push(invalid(field, '', 'cannot set both port name & port number'));
   else if (hasName)
-    for (const msg of isValidPortName(port.name))
+    for (const msg of isValidPortName(port.name as string))
       causes.push(invalid(`${field}.service.port.name`, port.name, msg));
   else if (hasNumber)
-    for (const msg of isValidPortNum(port.number))
+    for (const msg of isValidPortNum(port.number as number))
       causes.push(invalid(`${field}.service.port.number`, port.number, msg));
   else causes.push(required(field, 'port name or number is required'));
   return causes;

@@ -2,7 +2,7 @@
 import { type FieldCause, forbidden, invalid, required, tooLong } from '../field-errors.js';
 import { isQualifiedName, isValidLabelValue } from '../syntax.js';
 
-export type Obj = Record<string, any>;
+export type Obj = Record<string, unknown>;
 
 export const asObj = (value: unknown): Obj =>
   value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Obj) : {};
@@ -54,11 +54,11 @@ export function validateLabelSelector(selector: unknown, field: string): FieldCa
     const expr = asObj(raw);
     const at = `${field}.matchExpressions[${i}]`;
     const values = asList(expr.values);
-    if (SET_OPERATORS.has(expr.operator)) {
+    if (SET_OPERATORS.has(expr.operator as string)) {
       if (values.length === 0) {
         causes.push(required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
       }
-    } else if (EXISTENCE_OPERATORS.has(expr.operator)) {
+    } else if (EXISTENCE_OPERATORS.has(expr.operator as string)) {
       if (values.length > 0) {
         causes.push(
           forbidden(`${at}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),

@@ -111,7 +111,7 @@ export function validatePodTemplate(
     ...validatePodSpec(tpl.spec, `${base}.spec`),
   ];
   const policy = asObj(tpl.spec).restartPolicy ?? 'Always';
-  if (!allowedRestartPolicies.includes(policy)) {
+  if (!allowedRestartPolicies.includes(policy as string)) {
     causes.push(notSupported(`${base}.spec.restartPolicy`, policy, allowedRestartPolicies));
   }
   return causes;

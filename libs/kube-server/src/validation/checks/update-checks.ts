@@ -7,6 +7,7 @@
 import { type GroupVersionKind, semanticEqual } from '#kube-core';
 import { forbidden, invalidRendered, type FieldCause } from '../field-errors.js';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- not typed yet: the update rules compare old and new objects at any depth (kubernetes-models types would replace it)
 type Obj = Record<string, any>;
 
 const IMMUTABLE = 'field is immutable';

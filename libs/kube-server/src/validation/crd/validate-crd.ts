@@ -43,7 +43,7 @@ function dns1035(value: unknown, field: string, mixedCase = false): FieldCause[]
   return [invalid(field, value, detail)];
 }
 
-function validateNames(names: Record<string, any>): FieldCause[] {
+function validateNames(names: Record<string, unknown>): FieldCause[] {
   const causes: FieldCause[] = [];
   if (!names.plural) causes.push(required('spec.names.plural'));
   if (!names.kind) causes.push(required('spec.names.kind'));
@@ -89,7 +89,7 @@ function validatePrinterColumns(columns: unknown, base: string): FieldCause[] {
     const at = `${base}[${i}]`;
     if (!col.name) causes.push(required(`${at}.name`));
     if (!col.type) causes.push(required(`${at}.type`));
-    else if (!PRINTER_COLUMN_TYPES.includes(col.type))
+    else if (!PRINTER_COLUMN_TYPES.includes(col.type as string))
       causes.push(notSupported(`${at}.type`, col.type, PRINTER_COLUMN_TYPES));
     if (!col.jsonPath) causes.push(required(`${at}.jsonPath`));
   });
@@ -98,7 +98,7 @@ function validatePrinterColumns(columns: unknown, base: string): FieldCause[] {
 
 function validateVersions(versions: unknown[]): FieldCause[] {
   const causes: FieldCause[] = [];
-  const seen = new Set<string>();
+  const seen = new Set<unknown>();
   let unique = true;
   let storage = 0;
   const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, unicodeRegExp: false });

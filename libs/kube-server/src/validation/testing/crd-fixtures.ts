@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- fixtures the validation specs reach into and break field by field, at any depth */
 /** A CRD exercising the schema features the server must honour. */
 export const widgetCrd = (): Record<string, any> => ({
   apiVersion: 'apiextensions.k8s.io/v1',

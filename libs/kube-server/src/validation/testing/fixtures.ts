@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- fixtures the validation specs reach into and break field by field, at any depth */
 /** Valid objects of the built-in kinds, for the validation tests. */
 export const podSpec = () => ({
   containers: [{ name: 'web', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }],

@@ -2,6 +2,11 @@ import { RenderError, RenderErrors } from '../../errors.js';
 import { createCueEngine, healthRequest, type CueEngine } from './index.js';
 import { renderContext, SIDECAR_TRAIT, WEBSERVICE } from './testdata/fixtures.js';
 
+/** A JSON document the assertions walk into. */
+interface Json {
+  [key: string]: Json;
+}
+
 let engine: CueEngine;
 beforeAll(() => {
   engine = createCueEngine({ timeoutMs: 10000, poolSize: 2 });
@@ -77,7 +82,7 @@ describe('CUE engine: evaluation', () => {
       },
       context: renderContext(),
     });
-    const pod = (result.output as any).spec.template;
+    const pod = (result.output as Json).spec.template;
     expect(pod.metadata.labels.tier).toBe('web');
     expect(pod.spec.containers[0].volumeMounts).toEqual([{ mountPath: '/data', name: 'data' }]);
     expect(pod.spec.containers[0].livenessProbe).toEqual({
@@ -110,7 +115,7 @@ parameter: {port: int, name: string, ratio: number}
     const result = await engine
       .compile('ComponentDefinition "packages"', template)
       .evaluate({ parameter: { port: 8080, name: 'my-app', ratio: 2.7 }, context: renderContext() });
-    expect((result.output as any).data).toEqual({
+    expect((result.output as Json).data).toEqual({
       port: '8080',
       upper: 'MY-APP',
       parts: 'my_app',

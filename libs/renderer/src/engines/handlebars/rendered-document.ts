@@ -99,7 +99,7 @@ function kubeObject(value: unknown, where: string, fail: (problem: string) => ne
   const obj = value as Record<string, unknown>;
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string')
     return fail(`${where} must have apiVersion and kind (strings)`);
-  return obj as unknown as TypedObject;
+  return obj as TypedObject;
 }
 
 function findProtoKey(value: unknown, path: string): string | undefined {

@@ -112,12 +112,12 @@ export interface Cue14Pool {
    * template that compiles and never rejects what CUE accepts (disjunctions are `anyOf`,
    * no `not`); descriptions from `+usage=`, defaults from CUE's.
    */
-  schema(source: string, scope?: EvalScope): Promise<Record<string, any>>;
+  schema(source: string, scope?: EvalScope): Promise<Record<string, unknown>>;
   /**
    * CUE's own OpenAPI v3 export of `parameter` (`components.schemas.parameter`). It refuses
    * some constraints (`*1 | int & >=0`: "unsupported op for number &").
    */
-  openapi(source: string, scope?: EvalScope): Promise<Record<string, any>>;
+  openapi(source: string, scope?: EvalScope): Promise<Record<string, unknown>>;
   comments(source: string, scope?: EvalScope): Promise<Cue14Annotation[]>;
   /**
    * The parts of `context` a template reads, each a path of keys (`null`: every key of an
@@ -175,8 +175,9 @@ export function createCue14Pool(options: Cue14PoolOptions): Cue14Pool {
       (await run({ op: 'evaluate', source, parameter, context, fields }, scope)) as Record<string, unknown>,
     vet: async (source, properties, scope) =>
       (await run({ op: 'vet', source, properties }, scope)) as Cue14Vet,
-    schema: async (source, scope) => (await run({ op: 'schema', source }, scope)) as Record<string, any>,
-    openapi: async (source, scope) => (await run({ op: 'openapi', source }, scope)) as Record<string, any>,
+    schema: async (source, scope) => (await run({ op: 'schema', source }, scope)) as Record<string, unknown>,
+    openapi: async (source, scope) =>
+      (await run({ op: 'openapi', source }, scope)) as Record<string, unknown>,
     comments: async (source, scope) => (await run({ op: 'comments', source }, scope)) as Cue14Annotation[],
     reads: async (source, scope) => (await run({ op: 'reads', source }, scope)) as ContextReads,
     run,

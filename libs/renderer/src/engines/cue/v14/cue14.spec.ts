@@ -6,6 +6,11 @@ import { createCue14Pool, type Cue14Pool } from './cue14-pool.js';
 import { builtin, builtinTemplate, ENV_MAP, NEVER_ENDS, STORAGE_STYLE } from './testdata/templates.js';
 import { pruneContext } from './wasm-runtime.mjs';
 
+/** A JSON document the assertions walk into (a schema, an OpenAPI document). */
+interface Json {
+  [key: string]: Json;
+}
+
 const WEBSERVICE = builtinTemplate('components/webservice');
 const BUILTINS = [
   ...['cron-task', 'daemon', 'k8s-objects', 'statefulset', 'task', 'webservice', 'worker'].map(
@@ -308,11 +313,11 @@ describe('CUE v0.14 module', () => {
     const rendered = await pool.render(ENV_MAP, { env: { LOG_LEVEL: 'info' } }, renderContext());
     expect(rendered.output).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', data: { LOG_LEVEL: 'info' } });
     // The schema says what CUE says: any object.
-    expect((await pool.schema(ENV_MAP)).properties.env).toEqual({ type: 'object' });
+    expect(((await pool.schema(ENV_MAP)) as Json).properties.env).toEqual({ type: 'object' });
   });
 
   it("exports a JSON Schema of `parameter` from CUE's value, for every built-in", async () => {
-    const schema = await pool.schema(WEBSERVICE);
+    const schema = (await pool.schema(WEBSERVICE)) as Json;
     expect(schema.type).toBe('object');
     expect(schema.required).toEqual(['image']);
     expect(schema.properties.image).toEqual({
@@ -324,7 +329,7 @@ describe('CUE v0.14 module', () => {
       default: 'ClusterIP',
     });
     expect(schema.properties.ports.items.properties.port.type).toBe('integer');
-    expect((await pool.schema(builtinTemplate('traits/scaler'))).properties.replicas).toEqual({
+    expect(((await pool.schema(builtinTemplate('traits/scaler'))) as Json).properties.replicas).toEqual({
       type: 'integer',
       minimum: 0,
       default: 1,
@@ -357,7 +362,7 @@ output: {apiVersion: "v1", kind: "ConfigMap"}
   });
 
   it("exports CUE's own OpenAPI document, or an error (never a panic) where the generator refuses", async () => {
-    const doc = await pool.openapi(WEBSERVICE);
+    const doc = (await pool.openapi(WEBSERVICE)) as Json;
     const schema = doc.components.schemas.parameter;
     expect(schema.properties.image).toMatchObject({ type: 'string' });
     const refused = await rejection(pool.openapi(builtinTemplate('traits/scaler')));
@@ -420,7 +425,7 @@ output: {apiVersion: "v1", kind: "ConfigMap"}
     expect(two.outputs['pvc-cache']).toMatchObject({
       spec: { storageClassName: 'fast', resources: { requests: { storage: '8Gi' } } },
     });
-    expect((two.patch as any).spec.template.spec.volumes).toHaveLength(3);
+    expect((two.patch as Json).spec.template.spec.volumes).toHaveLength(3);
   });
 
   it("returns KubeVela's `errs`, the template's own verdict, as it is", async () => {
