@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { Registry } from 'prom-client';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import { projectRoot } from '#definitions';
 import { eventually, type KubeObject } from '#kube-core';
 import { APPLICATIONS, COMPONENT_DEFINITIONS, CONTROLLER_NAMESPACE, generateCrds, LEADER_LEASE } from '#api';
@@ -52,6 +52,20 @@ const healthyApp = (name: string): KubeObject => ({
       },
     ],
   },
+});
+
+/** examples/handlebars' `static-site` type, in CALM. */
+function staticSiteDefinition(): KubeObject {
+  const file = join(projectRoot(), 'examples', 'handlebars', 'definition.yaml');
+  const definition = parse(readFileSync(file, 'utf8')) as KubeObject;
+  return { ...definition, metadata: { ...definition.metadata, namespace: CALM } };
+}
+
+const staticSiteApp = (name: string): KubeObject => ({
+  apiVersion: 'core.oam.dev/v1beta1',
+  kind: 'Application',
+  metadata: { name, namespace: CALM },
+  spec: { components: [{ name, type: 'static-site', properties: { html: '<h1>calm</h1>' } }] },
 });
 
 interface AppStatus {
@@ -147,6 +161,8 @@ export const suite: BenchSuite = {
       );
       const apps = new ResourceClient<KubeObject>(transport, APPLICATIONS);
       const definitions = new ResourceClient<KubeObject>(transport, COMPONENT_DEFINITIONS);
+      // A Handlebars type for healthy previews: the API's Handlebars workers are warm before its RSS is read.
+      await definitions.apply(staticSiteDefinition(), { fieldManager: 'bench', force: true });
       const leases = new ResourceClient(transport, LEASES);
       const leader = async () => {
         const spec = (await leases.get(CONTROLLER_NAMESPACE, LEADER_LEASE)).spec as {
@@ -318,8 +334,10 @@ async function previewRunaways(
       const body = (await res.json().catch(() => ({}))) as { message?: unknown };
       return { status: res.status, seconds: (performance.now() - t0) / 1000, body };
     };
-    const warm = await preview(healthyApp('warm'));
-    if (warm.status !== 200) throw new Error(`a healthy preview answered ${warm.status}`);
+    for (const app of [healthyApp('warm'), staticSiteApp('warm-site')]) {
+      const warm = await preview(app);
+      if (warm.status !== 200) throw new Error(`a healthy preview answered ${warm.status}`);
+    }
     const rssBefore = rss(api.pid!);
     const results: BenchResult[] = [];
     for (const runaway of runaways.filter((r) => r.kind !== 'two-at-once')) {
@@ -331,7 +349,8 @@ async function previewRunaways(
         detail: `${answer.status}: ${JSON.stringify(answer.body.message ?? answer.body).slice(0, 160)}`,
       });
     }
-    await preview(healthyApp('after')); // the pool serves again
+    await preview(healthyApp('after')); // the pools serve again
+    await preview(staticSiteApp('after-site'));
     await new Promise((r) => setTimeout(r, 3000)); // replaced workers' memory is returned as they exit
     results.push({
       name: 'REST API RSS after the runaway previews / before',
