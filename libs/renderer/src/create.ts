@@ -7,6 +7,7 @@ import type { ClusterInfo } from './render/context.js';
 import type { Clock } from '#kube-core';
 import { DEFAULT_EVAL_CPU_LIMIT_MS, DEFAULT_EVAL_MEMORY_LIMIT_BYTES } from './engines/limits.js';
 import { LimitMemory } from './render/limit-memory.js';
+import { warmParameterValidation } from './params/compile-schema.js';
 
 export interface RendererHandle {
   renderer: Renderer;
@@ -58,6 +59,8 @@ export function createRenderer(
     memoryLimitBytes: options.memoryLimitBytes ?? DEFAULT_EVAL_MEMORY_LIMIT_BYTES,
   };
   const cue = createCueEngine({ ...limits, poolSize: options.poolSize, longRunning: options.longRunning });
+  // A process that serves probes and holds a Lease pays the JSON Schema engine's first compile now.
+  if (options.longRunning) warmParameterValidation();
   const handlebars = createHandlebarsEngine({ ...limits, poolSize: options.poolSize });
   const compiler = new TemplateCompiler({ cue, handlebars });
   const cache = new RenderCache({
